@@ -1,0 +1,36 @@
+import type { Config } from 'jest';
+
+const tsJest = (tsconfig: string) => ({
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig, diagnostics: false }] as [string, object],
+});
+
+/**
+ * Two projects in one run: the web app in jsdom and the API server in node.
+ * `npm run typecheck` does the type checking; ts-jest only transpiles.
+ */
+const config: Config = {
+  projects: [
+    {
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      roots: ['<rootDir>/src', '<rootDir>/locales'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      transform: tsJest('<rootDir>/tsconfig.json'),
+      setupFiles: ['<rootDir>/src/testing/polyfills.ts'],
+      setupFilesAfterEnv: ['<rootDir>/src/testing/setup.ts'],
+      moduleNameMapper: { '\\.(css|svg|png|jpg)$': '<rootDir>/src/testing/fileMock.ts' },
+    },
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/server'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      transform: tsJest('<rootDir>/server/tsconfig.json'),
+      globalSetup: '<rootDir>/server/test/globalSetup.ts',
+      globalTeardown: '<rootDir>/server/test/globalTeardown.ts',
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config';
+import type { Database } from './db';
+import { AppError } from './errors';
+import { languageFrom, translate, type Language } from './messages';
+import { createServices, type Services } from './services';
+import type { Queue } from './queue';
+import type { Mailer } from './providers/mailer';
+import { logMailer, smtpMailer } from './providers/mailer';
+import type { User } from './services/auth';
+import { registerApiRoutes } from './routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+  }
+  interface FastifyRequest {
+    /** pt or en, from Accept-Language: the language of `detail` messages. */
+    language: Language;
+    /** The signed-in user, set by the `authenticate` pre-handler. */
+    user: User;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  queue?: Queue;
+  mailer?: Mailer;
+  /** Fastify logger option; defaults to pino at config.logLevel. */
+  logger?: boolean | { level: string };
+  now?: () => Date;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function detail(request: FastifyRequest, error: AppError): string {
+  return translate(request.language ?? 'en', error.key, error.params);
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  const mailer =
+    options.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(app.log));
+  app.decorate('config', config);
+  app.decorate('services', createServices({ db: options.database.db, config, mailer, queue: options.queue, now: options.now }));
+  app.decorateRequest('language', 'en');
+  app.decorateRequest('user', null as unknown as User);
+  app.addHook('onRequest', async (request) => {
+    request.language = languageFrom(request.headers['accept-language']);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const wantsApp = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/');
+    if (wantsApp && hasWebApp(config.webDir) && !path.extname(url)) {
+      // History fallback: client-side routes load the app shell.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const error = new AppError(404, 'common.routeNotFound', { method: request.method, url });
+    return reply.code(404).send({ detail: detail(request, error) });
+  });
+
+  await app.register(registerApiRoutes, { prefix: '/api/v1' });
+
+  if (hasWebApp(config.webDir)) {
+    await app.register(fastifyStatic, {
+      root: config.webDir,
+      wildcard: true,
+      index: ['index.html'],
+      setHeaders(res, filePath) {
+        // Hashed bundles are immutable; the shell must be revalidated.
+        if (/\.[0-9a-f]{8,}\.(js|css)$/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else res.header('cache-control', 'no-cache');
+      },
+    });
+  } else {
+    // Lets reply.sendFile exist even before the web app is built.
+    await app.register(fastifyStatic, { root: config.webDir, serve: false });
+  }
+
+  return app;
+}
+
+function hasWebApp(webDir: string): boolean {
+  return fs.existsSync(path.join(webDir, 'index.html'));
+}
+
+function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return reply.code(error.statusCode).headers(error.headers).send({ detail: detail(request, error) });
+  }
+  if (error.validation) {
+    const reason = error.message.replace(/^(body|querystring|params|headers)\//, '$1.');
+    return reply.code(400).send({ detail: detail(request, new AppError(400, 'common.invalidRequest', { reason })) });
+  }
+  const known: Record<string, [number, AppError['key']]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: [413, 'common.bodyTooLarge'],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'common.unsupportedMediaType'],
+    FST_ERR_CTP_INVALID_JSON_BODY: [400, 'common.invalidJson'],
+    FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'common.invalidJson'],
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'common.invalidJson'],
+  };
+  const mapped = error.code ? known[error.code] : undefined;
+  if (mapped) return reply.code(mapped[0]).send({ detail: detail(request, new AppError(mapped[0], mapped[1])) });
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    return reply.code(400).send({ detail: detail(request, new AppError(400, 'common.invalidJson')) });
+  }
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status < 500) return reply.code(status).send({ detail: error.message });
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ detail: detail(request, new AppError(500, 'common.internal')) });
+}

@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Every setting the server reads from the environment, validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminEmails: string[];
+  appSecret: string;
+  publicUrl: string;
+  logLevel: LogLevel;
+  smtpUrl: string | undefined;
+  /** Where the built web app lives; not served when the folder is missing. */
+  webDir: string;
+  /** Run the job queue's workers inside this process. */
+  runJobs: boolean;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`PORT must be an integer between 0 and 65535 (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${url.protocol}")`);
+  }
+  return raw;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * APP_SECRET signs tokens and derives the key that encrypts secrets at rest. When unset, one is
+ * generated on first start and kept in DATA_DIR/app-secret, so restarts keep sessions valid.
+ */
+function loadAppSecret(raw: string | undefined, dataDir: string): string {
+  if (raw !== undefined) {
+    if (raw.length < 32) throw new ConfigError('APP_SECRET must be at least 32 characters long');
+    return raw;
+  }
+  const file = path.join(dataDir, 'app-secret');
+  if (fs.existsSync(file)) {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(nonEmpty(env, 'PORT'));
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? 'data');
+
+  const databaseRaw = nonEmpty(env, 'DATABASE_URL');
+  const databaseUrl =
+    databaseRaw === undefined ? undefined : parseUrl('DATABASE_URL', databaseRaw, ['postgres:', 'postgresql:']);
+
+  const adminEmails = (nonEmpty(env, 'ADMIN_EMAIL') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const email of adminEmails) {
+    if (!EMAIL.test(email)) throw new ConfigError(`ADMIN_EMAIL must be an email address or a comma-separated list (got "${email}")`);
+  }
+
+  const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+
+  const publicRaw = nonEmpty(env, 'PUBLIC_URL');
+  const publicUrl = (
+    publicRaw === undefined
+      ? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host === '127.0.0.1' ? 'localhost' : host}:${port}`
+      : parseUrl('PUBLIC_URL', publicRaw, ['http:', 'https:'])
+  ).replace(/\/+$/, '');
+
+  const smtpRaw = nonEmpty(env, 'SMTP_URL');
+  const smtpUrl = smtpRaw === undefined ? undefined : parseUrl('SMTP_URL', smtpRaw, ['smtp:', 'smtps:']);
+
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    adminEmails,
+    appSecret: loadAppSecret(nonEmpty(env, 'APP_SECRET'), dataDir),
+    publicUrl,
+    logLevel,
+    smtpUrl,
+    webDir: path.resolve(nonEmpty(env, 'WEB_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'web')),
+    runJobs: parseBoolean('RUN_JOBS', nonEmpty(env, 'RUN_JOBS'), true),
+  };
+}

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** What pg-boss needs from a database: one call that runs SQL, with or without parameters. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** An executor for pg-boss on the same database. */
+  executor: SqlExecutor;
+  close(): Promise<void>;
+  /** PGlite only: the whole data folder as a tarball, to clone a database quickly. */
+  dumpDataDir?: () => Promise<Blob>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(__dirname, '..', '..', 'drizzle');
+
+export interface OpenOptions {
+  /** A PostgreSQL server URL; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder; absent means in memory. */
+  pgliteDir?: string;
+  /** A PGlite data-folder dump to start from (used by tests). */
+  loadDataDir?: Blob;
+  /** Apply the committed migrations (default true). */
+  migrate?: boolean;
+  poolSize?: number;
+}
+
+/**
+ * pg-boss sends multi-statement scripts without parameters, which PGlite's query() refuses:
+ * those go through exec() and their result sets are flattened.
+ */
+export function pgliteExecutor(client: PGlite): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        const result = await client.query(text, values as unknown[]);
+        return { rows: result.rows };
+      }
+      const results = await client.exec(text);
+      return { rows: results.flatMap((r) => r.rows) };
+    },
+  };
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const shouldMigrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    pool.on('error', () => undefined); // idle client errors surface on the next query
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    try {
+      if (shouldMigrate) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return {
+      db,
+      kind: 'postgres',
+      executor: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
+      close: () => pool.end(),
+    };
+  }
+
+  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  const client = await PGlite.create(options.pgliteDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  try {
+    if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  let closed = false;
+  return {
+    db,
+    kind: 'pglite',
+    executor: pgliteExecutor(client),
+    dumpDataDir: async () => (await client.dumpDataDir('gzip')) as Blob,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,361 @@
+/**
+ * The one database schema (spec section 3). Drizzle generates the SQL migrations in
+ * server/drizzle from this file: `npm run db:generate`. Both PGlite and PostgreSQL run them.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    /** Plan id from the catalogue of spec section 9 (starter, basic, professional, business, enterprise). */
+    plan: text('plan').notNull().default('starter'),
+    /** Billing period chosen at sign-up: monthly or annual. */
+    billingPeriod: text('billing_period').notNull().default('monthly'),
+    /** IANA time zone, used to place publication times. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    /** Bumped on every password change; tokens carry it, so older tokens stop working. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 of the token sent by email; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in attempts, counted per email and per address for rate limiting across processes. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('login_failures_email_idx').on(t.email, t.createdAt),
+    index('login_failures_address_idx').on(t.address, t.createdAt),
+  ],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The platform studio's channel id (UC...). Never changes after creation. */
+    channelId: text('channel_id').notNull(),
+    name: text('name'),
+    minViews: integer('min_views').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    subscriberCount: bigint('subscriber_count', { mode: 'number' }),
+    videoCount: bigint('video_count', { mode: 'number' }),
+    viewCount: bigint('view_count', { mode: 'number' }),
+    statsUpdatedAt: ts('stats_updated_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('channels_user_channel_idx').on(t.userId, t.channelId),
+    index('channels_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Video-platform (YouTube Data API) configurations. Secrets are stored encrypted (*_enc). */
+export const youtubeApis = pgTable(
+  'youtube_apis',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    channelId: text('channel_id').notNull(),
+    apiKeyEnc: text('api_key_enc'),
+    clientId: text('client_id').notNull(),
+    clientSecretEnc: text('client_secret_enc').notNull(),
+    refreshTokenEnc: text('refresh_token_enc'),
+    isActive: boolean('is_active').notNull().default(false),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+    isConnected: boolean('is_connected').notNull().default(false),
+    lastTested: ts('last_tested'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('youtube_apis_user_created_idx').on(t.userId, t.createdAt),
+    uniqueIndex('youtube_apis_one_active_idx').on(t.userId).where(sql`${t.isActive}`),
+  ],
+);
+
+/** One chat-model (OpenAI-compatible) configuration per user. */
+export const chatModelConfigs = pgTable(
+  'chat_model_configs',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    apiKeyEnc: text('api_key_enc').notNull(),
+    baseUrl: text('base_url'),
+    model: text('model'),
+    isConnected: boolean('is_connected').notNull().default(false),
+    lastTested: ts('last_tested'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('chat_model_configs_user_idx').on(t.userId)],
+);
+
+/** Story prompt templates, curated by admins and read by everyone. */
+export const prompts = pgTable(
+  'prompts',
+  {
+    id: id(),
+    /** The admin who created it; kept null when that account is deleted. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    content: text('content').notNull(),
+    category: text('category').notNull().default('drama_psicologico'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('prompts_created_idx').on(t.createdAt)],
+);
+
+/** The six texts of a prompt in one language. */
+export const promptLanguages = pgTable(
+  'prompt_languages',
+  {
+    promptId: uuid('prompt_id')
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    language: text('language').notNull(),
+    title: text('title').notNull().default(''),
+    premise: text('premise').notNull().default(''),
+    narrativePrompt: text('narrative_prompt').notNull().default(''),
+    chapter1: text('chapter_1').notNull().default(''),
+    nextChapters: text('next_chapters').notNull().default(''),
+    finalChapter: text('final_chapter').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.promptId, t.language] })],
+);
+
+/** Narration voices, curated by admins and read by everyone. */
+export const voices = pgTable(
+  'voices',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    sampleUrl: text('sample_url').notNull(),
+    description: text('description').notNull().default(''),
+    language: text('language'),
+    gender: text('gender'),
+    /** openai, elevenlabs or espeak. */
+    provider: text('provider').notNull().default('espeak'),
+    providerVoiceId: text('provider_voice_id').notNull().default(''),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('voices_created_idx').on(t.createdAt)],
+);
+
+/** Outbound proxies, admin only. The password part of the URL is stored encrypted. */
+export const proxies = pgTable(
+  'proxies',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    /** The proxy URL without its password. */
+    url: text('url').notNull(),
+    passwordEnc: text('password_enc'),
+    isActive: boolean('is_active').notNull().default(true),
+    isConnected: boolean('is_connected').notNull().default(false),
+    lastTested: ts('last_tested'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('proxies_created_idx').on(t.createdAt)],
+);
+
+/** Recurring workflows that make and publish one story video every 3 days. */
+export const processes = pgTable(
+  'processes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'set null' }),
+    youtubeApiId: uuid('youtube_api_id').references(() => youtubeApis.id, { onDelete: 'set null' }),
+    promptId: uuid('prompt_id').references(() => prompts.id, { onDelete: 'set null' }),
+    voiceId: uuid('voice_id').references(() => voices.id, { onDelete: 'set null' }),
+    language: text('language').notNull().default('pt'),
+    isActive: boolean('is_active').notNull().default(false),
+    /** idle, running, completed or error. */
+    status: text('status').notNull().default('idle'),
+    executionStep: integer('execution_step'),
+    executionSteps: jsonb('execution_steps').$type<string[]>(),
+    lastExecution: ts('last_execution'),
+    nextExecution: ts('next_execution').notNull(),
+    publicationTime: text('publication_time').notNull().default('09:00'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('processes_user_created_idx').on(t.userId, t.createdAt),
+    index('processes_due_idx').on(t.isActive, t.nextExecution),
+    index('processes_channel_idx').on(t.channelId),
+    index('processes_prompt_idx').on(t.promptId),
+    index('processes_voice_idx').on(t.voiceId),
+    index('processes_youtube_api_idx').on(t.youtubeApiId),
+  ],
+);
+
+/** One run of a process through the seven steps, with its checkpoints and files. */
+export const executions = pgTable(
+  'executions',
+  {
+    id: id(),
+    processId: uuid('process_id')
+      .notNull()
+      .references(() => processes.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** running, completed or error. */
+    status: text('status').notNull().default('running'),
+    currentStep: integer('current_step').notNull().default(0),
+    language: text('language').notNull(),
+    /** Per step: started and finished times. */
+    stepTimes: jsonb('step_times').$type<Record<string, { startedAt?: string; finishedAt?: string }>>().notNull().default({}),
+    /** Outputs of finished steps, reused when a failed run is retried. */
+    checkpoint: jsonb('checkpoint').$type<Record<string, unknown>>().notNull().default({}),
+    storyTitle: text('story_title'),
+    error: text('error'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('executions_process_created_idx').on(t.processId, t.createdAt),
+    index('executions_user_created_idx').on(t.userId, t.createdAt),
+    index('executions_status_idx').on(t.status),
+  ],
+);
+
+/** Titles a process has already made, per language, so a story is never made twice. */
+export const storyTitles = pgTable(
+  'story_titles',
+  {
+    id: id(),
+    processId: uuid('process_id')
+      .notNull()
+      .references(() => processes.id, { onDelete: 'cascade' }),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    /** Lower-cased, accents and punctuation removed: what uniqueness is checked on. */
+    normalizedTitle: text('normalized_title').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('story_titles_unique_idx').on(t.processId, t.language, t.normalizedTitle)],
+);
+
+/** Uploaded (or failed) videos. */
+export const publications = pgTable(
+  'publications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processId: uuid('process_id').references(() => processes.id, { onDelete: 'set null' }),
+    executionId: uuid('execution_id').references(() => executions.id, { onDelete: 'set null' }),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'set null' }),
+    videoTitle: text('video_title').notNull(),
+    videoId: text('video_id'),
+    publishedAt: ts('published_at'),
+    views: bigint('views', { mode: 'number' }).notNull().default(0),
+    likes: bigint('likes', { mode: 'number' }).notNull().default(0),
+    /** published, processing or failed. */
+    status: text('status').notNull().default('processing'),
+    /** public, unlisted or private. */
+    visibility: text('visibility').notNull().default('private'),
+    failureReason: text('failure_reason'),
+    /** The resumable upload session, so an interrupted upload resumes instead of starting over. */
+    uploadSession: jsonb('upload_session').$type<Record<string, unknown>>(),
+    belowMinViews: boolean('below_min_views').notNull().default(false),
+    statsUpdatedAt: ts('stats_updated_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('publications_user_published_idx').on(t.userId, t.publishedAt),
+    index('publications_user_status_published_idx').on(t.userId, t.status, t.publishedAt),
+    index('publications_process_idx').on(t.processId),
+    index('publications_video_idx').on(t.videoId),
+  ],
+);
+
+/** Every call the engine makes to an external API, for the usage panel and quotas. */
+export const apiCalls = pgTable(
+  'api_calls',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    executionId: uuid('execution_id').references(() => executions.id, { onDelete: 'set null' }),
+    /** openai, elevenlabs, youtube, ... */
+    service: text('service').notNull(),
+    operation: text('operation').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_calls_user_created_idx').on(t.userId, t.createdAt)],
+);

@@ -1,0 +1,17 @@
+/** The plan catalogue of spec section 9 (prices in BRL per month). */
+export const PLANS = {
+  starter: { name: 'Starter', channels: 1, price: 49.9 },
+  basic: { name: 'Basic', channels: 2, price: 74.9 },
+  professional: { name: 'Professional', channels: 5, price: 89.9 },
+  business: { name: 'Business', channels: 10, price: 119.9 },
+  enterprise: { name: 'Enterprise', channels: 20, price: 160.9 },
+} as const;
+
+export type PlanId = keyof typeof PLANS;
+export const DEFAULT_PLAN: PlanId = 'starter';
+export const BILLING_PERIODS = ['monthly', 'annual'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+export function planName(plan: string): string {
+  return (PLANS as Record<string, { name: string }>)[plan]?.name ?? PLANS[DEFAULT_PLAN].name;
+}

@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import { translate } from '../../messages';
+import { requireUser } from '../guards';
+import { authResultSchema, detailSchema, errorResponses, userSchema } from '../schemas';
+
+const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+
+interface RegisterBody {
+  name: string;
+  email: string;
+  password: string;
+  plan?: string;
+  time_zone?: string;
+}
+interface LoginBody {
+  email: string;
+  password: string;
+}
+interface ProfileBody {
+  name: string;
+  email: string;
+  time_zone?: string;
+}
+interface PasswordBody {
+  current_password: string;
+  new_password: string;
+}
+interface ResetBody {
+  email: string;
+}
+interface ResetConfirmBody {
+  token: string;
+  new_password: string;
+}
+
+export default async function authRoutes(app: FastifyInstance): Promise<void> {
+  const { auth } = app.services;
+
+  app.post<{ Body: RegisterBody }>(
+    '/register',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['name', 'email', 'password'],
+          additionalProperties: false,
+          properties: {
+            name: str(200),
+            email: str(320),
+            password: str(1024),
+            plan: { type: 'string', enum: ['monthly', 'annual'] },
+            time_zone: str(64),
+          },
+        },
+        response: { 201: authResultSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await auth.register(request.body)),
+  );
+
+  app.post<{ Body: LoginBody }>(
+    '/login',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: { email: str(320), password: str(1024) },
+        },
+        response: { 200: authResultSchema, ...errorResponses },
+      },
+    },
+    async (request) => auth.login(request.body, request.ip),
+  );
+
+  app.get(
+    '/me',
+    { preHandler: requireUser, schema: { response: { 200: userSchema, ...errorResponses } } },
+    async (request) => auth.me(request.user),
+  );
+
+  app.put<{ Body: ProfileBody }>(
+    '/profile',
+    {
+      preHandler: requireUser,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['name', 'email'],
+          additionalProperties: false,
+          properties: { name: str(200), email: str(320), time_zone: str(64) },
+        },
+        response: { 200: userSchema, ...errorResponses },
+      },
+    },
+    async (request) => auth.updateProfile(request.user, request.body),
+  );
+
+  app.put<{ Body: PasswordBody }>(
+    '/password',
+    {
+      preHandler: requireUser,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['current_password', 'new_password'],
+          additionalProperties: false,
+          properties: { current_password: str(1024), new_password: str(1024) },
+        },
+        response: {
+          200: { ...authResultSchema, required: [...authResultSchema.required, 'detail'], properties: { ...authResultSchema.properties, detail: { type: 'string' } } },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({
+      ...(await auth.changePassword(request.user, request.body)),
+      detail: translate(request.language, 'auth.passwordChanged'),
+    }),
+  );
+
+  app.post<{ Body: ResetBody }>(
+    '/reset-password',
+    {
+      schema: {
+        body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email: str(320) } },
+        response: { 202: detailSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await auth.requestPasswordReset(request.body.email, request.language);
+      return reply.code(202).send({ detail: translate(request.language, 'auth.resetSent') });
+    },
+  );
+
+  app.post<{ Body: ResetConfirmBody }>(
+    '/reset-password/confirm',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['token', 'new_password'],
+          additionalProperties: false,
+          properties: { token: str(200), new_password: str(1024) },
+        },
+        response: { 200: detailSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body);
+      return { detail: translate(request.language, 'auth.passwordReset') };
+    },
+  );
+}

@@ -1,0 +1,44 @@
+/** JSON schemas shared by several routes. */
+export const detailSchema = {
+  type: 'object',
+  required: ['detail'],
+  properties: { detail: { type: 'string' } },
+} as const;
+
+/** The usual error answers, declared on every route. */
+export const errorResponses = {
+  400: detailSchema,
+  401: detailSchema,
+  403: detailSchema,
+  404: detailSchema,
+  409: detailSchema,
+  413: detailSchema,
+  422: detailSchema,
+  429: detailSchema,
+} as const;
+
+export const userSchema = {
+  type: 'object',
+  required: ['id', 'name', 'email', 'plan', 'plan_name', 'billing_period', 'time_zone', 'is_admin', 'created_at'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    email: { type: 'string' },
+    plan: { type: 'string' },
+    plan_name: { type: 'string' },
+    billing_period: { type: 'string', enum: ['monthly', 'annual'] },
+    time_zone: { type: 'string' },
+    is_admin: { type: 'boolean' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const authResultSchema = {
+  type: 'object',
+  required: ['access_token', 'token_type', 'user'],
+  properties: {
+    access_token: { type: 'string' },
+    token_type: { type: 'string' },
+    user: userSchema,
+  },
+} as const;

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { loadConfig, ConfigError, type Config } from './config';
+import { openDatabase, type Database } from './db';
+import { startQueue, type Queue } from './queue';
+import { buildApp } from './app';
+
+/** Opens the database (PGlite in DATA_DIR unless DATABASE_URL is set) and applies migrations. */
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl
+    ? openDatabase({ databaseUrl: config.databaseUrl })
+    : openDatabase({ pgliteDir: path.join(config.dataDir, 'pgdata') });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const database = await openConfiguredDatabase(config);
+  let queue: Queue | undefined;
+  const app = await (async () => {
+    queue = await startQueue(database, { onError: (error) => console.error('queue error', error) });
+    return buildApp({ config, database, queue });
+  })();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: closing`);
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    try {
+      await app.close();
+      await queue?.stop();
+      await database.close();
+      app.log.info('closed cleanly');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while closing');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    `Console ready on ${config.publicUrl} (database: ${database.kind === 'pglite' ? `embedded in ${config.dataDir}` : 'PostgreSQL'})`,
+  );
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error('Failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
