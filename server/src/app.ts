@@ -48,7 +48,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
 
   const mailer =
@@ -61,6 +61,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     request.language = languageFrom(request.headers['accept-language']);
   });
 
+  // JSON only: other content types answer 415 instead of reaching the schema as strings.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
 
   app.setNotFoundHandler((request, reply) => {
@@ -81,10 +83,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       root: config.webDir,
       wildcard: true,
       index: ['index.html'],
+      cacheControl: false,
       setHeaders(res, filePath) {
         // Hashed bundles are immutable; the shell must be revalidated.
-        if (/\.[0-9a-f]{8,}\.(js|css)$/.test(filePath)) res.header('cache-control', 'public, max-age=31536000, immutable');
-        else res.header('cache-control', 'no-cache');
+        if (/\.[0-9a-f]{8,}\.(js|css)$/.test(filePath)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
       },
     });
   } else {

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-config-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+test('defaults', () => {
+  const config = loadConfig({ DATA_DIR: dataDir });
+  expect(config).toMatchObject({
+    port: 3000,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    adminEmails: [],
+    publicUrl: 'http://localhost:3000',
+    logLevel: 'info',
+    smtpUrl: undefined,
+  });
+});
+
+test('APP_SECRET is generated once and kept in DATA_DIR', () => {
+  const first = loadConfig({ DATA_DIR: dataDir }).appSecret;
+  const second = loadConfig({ DATA_DIR: dataDir }).appSecret;
+  expect(first.length).toBeGreaterThanOrEqual(32);
+  expect(second).toBe(first);
+  expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').trim()).toBe(first);
+});
+
+test.each([
+  [{ PORT: 'eighty' }, /PORT must be an integer/],
+  [{ PORT: '70000' }, /PORT must be an integer/],
+  [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres/],
+  [{ ADMIN_EMAIL: 'not-an-email' }, /ADMIN_EMAIL must be an email/],
+  [{ APP_SECRET: 'short' }, /APP_SECRET must be at least 32/],
+  [{ PUBLIC_URL: 'nope' }, /PUBLIC_URL must be a URL/],
+  [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+  [{ SMTP_URL: 'http://mail' }, /SMTP_URL must use smtp/],
+  [{ RUN_JOBS: 'maybe' }, /RUN_JOBS must be true or false/],
+])('refuses %j with a clear message', (env, message) => {
+  expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(ConfigError);
+  expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(message);
+});
+
+test('ADMIN_EMAIL takes a comma-separated list, case-insensitively', () => {
+  expect(loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: 'Boss@Example.com, ops@example.com' }).adminEmails).toEqual([
+    'boss@example.com',
+    'ops@example.com',
+  ]);
+});
