@@ -1,8 +1,43 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
 import { buildApp } from './app';
+
+/**
+ * The embedded database must have one process at a time: a second server on the same DATA_DIR
+ * would corrupt it. A pid file in DATA_DIR guards it; a stale one (its process gone) is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'server.pid');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (fs.existsSync(file)) {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    let alive = false;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) {
+      throw new ConfigError(
+        `Another server (pid ${pid}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to share a PostgreSQL server.`,
+      );
+    }
+  }
+  fs.writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file);
+    } catch {
+      // already gone
+    }
+  };
+}
 
 /** Opens the database (PGlite in DATA_DIR unless DATABASE_URL is set) and applies migrations. */
 export function openConfiguredDatabase(config: Config): Promise<Database> {
@@ -13,8 +48,10 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
 
 async function main(): Promise<void> {
   let config: Config;
+  let unlock = () => undefined as void;
   try {
     config = loadConfig();
+    if (!config.databaseUrl) unlock = lockDataDir(config.dataDir);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -44,6 +81,7 @@ async function main(): Promise<void> {
       await app.close();
       await queue?.stop();
       await database.close();
+      unlock();
       app.log.info('closed cleanly');
       process.exit(0);
     } catch (error) {
