@@ -1,0 +1,63 @@
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { visibleFieldError } from './fieldError';
+
+export interface TextInputProps<T extends FieldValues> extends Omit<
+  OutlinedInputProps,
+  'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'label'
+> {
+  name: FieldPath<T>;
+  control: Control<T>;
+  label: string;
+  helperText?: string;
+  hideRequiredText?: boolean;
+}
+
+/**
+ * A text field bound to react-hook-form. Built from OutlinedInput + InputLabel rather than
+ * TextField, which would pull Select/Menu/Popover/Modal into the bundle.
+ */
+export function TextInput<T extends FieldValues>({
+  name,
+  control,
+  label,
+  helperText,
+  hideRequiredText,
+  fullWidth = true,
+  required,
+  disabled,
+  ...inputProps
+}: TextInputProps<T>) {
+  const { t } = useTranslation();
+  const id = useId();
+  const {
+    field,
+    fieldState: { error },
+  } = useController({ name, control });
+  const errorText = visibleFieldError(t, error, hideRequiredText);
+  const helper = errorText ?? helperText;
+  const helperId = `${id}-helper`;
+  return (
+    <FormControl fullWidth={fullWidth} error={!!error} required={required} disabled={disabled} variant="outlined">
+      <InputLabel htmlFor={id}>{label}</InputLabel>
+      <OutlinedInput
+        {...inputProps}
+        id={id}
+        label={required ? `${label} *` : label}
+        name={field.name}
+        value={field.value ?? ''}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+        inputRef={field.ref}
+        aria-describedby={helper ? helperId : undefined}
+        aria-invalid={!!error}
+      />
+      {helper && <FormHelperText id={helperId}>{helper}</FormHelperText>}
+    </FormControl>
+  );
+}

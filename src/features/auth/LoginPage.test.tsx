@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { authResult, deferred, mockApi, renderApp, reply, testLocation, testUser } from '../../testing';
+
+function fields() {
+  return {
+    email: screen.getByLabelText('Email'),
+    password: screen.getByLabelText('Password'),
+    submit: screen.getByRole('button', { name: 'Sign in' }),
+  };
+}
+
+describe('LoginPage', () => {
+  it('shows the form with the forgot-password and sign-up links', () => {
+    renderApp('/login');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    expect(fields().email).toHaveAttribute('type', 'email');
+    expect(fields().password).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/signup');
+  });
+
+  it('asks to fill in all fields and sends nothing when a field is empty', async () => {
+    const server = mockApi();
+    const { user } = renderApp('/login');
+
+    await user.type(fields().email, 'ana@example.com');
+    await user.click(fields().submit);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(fields().password).toHaveAttribute('aria-invalid', 'true');
+    expect(fields().email).toHaveAttribute('aria-invalid', 'false');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('speaks Portuguese when that is the chosen language', async () => {
+    const { user } = renderApp('/login', { preloadedState: { preferences: { language: 'pt' } } });
+
+    expect(screen.getByRole('heading', { name: 'Entrar' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Por favor, preencha todos os campos');
+    expect(screen.getByRole('link', { name: 'Esqueceu sua senha?' })).toBeInTheDocument();
+  });
+
+  it('shows and hides the password', async () => {
+    const { user } = renderApp('/login');
+
+    await user.type(fields().password, 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(fields().password).toHaveAttribute('type', 'text');
+    expect(fields().password).toHaveValue('secret1');
+
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(fields().password).toHaveAttribute('type', 'password');
+  });
+
+  it('shows the translated invalid-credentials message on 401', async () => {
+    mockApi({ 'POST /auth/login': reply(401, { detail: 'whatever the server says' }) });
+    const { user, store } = renderApp('/login', { preloadedState: { preferences: { language: 'pt' } } });
+
+    await user.type(screen.getByLabelText('E-mail'), 'ana@example.com');
+    await user.type(screen.getByLabelText('Senha'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Credenciais inválidas');
+    expect(store.getState().auth.token).toBeNull();
+    expect(testLocation().pathname).toBe('/login');
+  });
+
+  it('shows the server’s detail for other failures', async () => {
+    mockApi({ 'POST /auth/login': reply(429, { detail: 'Too many sign-in attempts. Try again in 15 minutes.' }) });
+    const { user } = renderApp('/login');
+
+    await user.type(fields().email, 'ana@example.com');
+    await user.type(fields().password, 'secret1');
+    await user.click(fields().submit);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many sign-in attempts. Try again in 15 minutes.');
+  });
+
+  it('disables the button and says it is signing in while the call runs', async () => {
+    const pending = deferred();
+    mockApi({ 'POST /auth/login': pending.handler, 'GET /auth/me': reply(200, testUser) });
+    const { user } = renderApp('/login');
+
+    await user.type(fields().email, 'ana@example.com');
+    await user.type(fields().password, 'secret1');
+    await user.click(fields().submit);
+
+    const busy = await screen.findByRole('button', { name: 'Signing in…' });
+    expect(busy).toBeDisabled();
+    pending.resolve(reply(200, authResult()));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+  });
+
+  it('signs in and lands on the dashboard, with the trimmed email sent', async () => {
+    const server = mockApi({ 'POST /auth/login': reply(200, authResult(testUser, 'new-token')) });
+    const { user, store } = renderApp('/login');
+
+    await user.type(fields().email, '  ana@example.com ');
+    await user.type(fields().password, 'secret1');
+    await user.click(fields().submit);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(testLocation().pathname).toBe('/dashboard');
+    expect(store.getState().auth.token).toBe('new-token');
+    expect(server.calls('POST /auth/login')[0].body).toEqual({ email: 'ana@example.com', password: 'secret1' });
+    // The login answer's user is used as is: no extra /auth/me round trip.
+    expect(server.calls('GET /auth/me')).toHaveLength(0);
+    expect(within(screen.getByRole('banner')).getByText(testUser.name)).toBeInTheDocument();
+  });
+
+  it('goes back to the page first asked for after signing in', async () => {
+    mockApi({ 'POST /auth/login': reply(200, authResult()) });
+    const { user } = renderApp('/channels?tab=all');
+
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    await user.type(fields().email, 'ana@example.com');
+    await user.type(fields().password, 'secret1');
+    await user.click(fields().submit);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Channels' })).toBeInTheDocument();
+    await waitFor(() => expect(testLocation()).toMatchObject({ pathname: '/channels', search: '?tab=all' }));
+  });
+});

@@ -1,0 +1,81 @@
+import { yupResolver } from '@hookform/resolvers/yup';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { errorDetail, useRegisterMutation } from '../../api';
+import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../components';
+import { browserTimeZone } from '../../lib/dates';
+import { AuthCard } from './AuthCard';
+import { PlanChoice } from './PlanChoice';
+import { signUpSchema, type SignUpValues } from './schemas';
+
+/** Sign-up. The new account is signed in at once; the signed-out guard then leads to /dashboard. */
+export default function SignUpPage() {
+  const { t } = useTranslation('auth');
+  const [register] = useRegisterMutation();
+  const {
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpValues>({
+    resolver: yupResolver(signUpSchema),
+    defaultValues: { name: '', email: '', password: '', plan: 'monthly' },
+  });
+
+  const onSubmit = async (values: SignUpValues) => {
+    try {
+      await register({ ...values, time_zone: browserTimeZone() }).unwrap();
+    } catch (error) {
+      setError(SERVER_ERROR, { type: 'server', message: errorDetail(error) ?? t('signup.failed') });
+    }
+  };
+
+  return (
+    <AuthCard title={t('signup.title')} subtitle={t('signup.subtitle')} maxWidth={520}>
+      <FormErrorAlert errors={errors} />
+      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Stack spacing={2.5}>
+          <TextInput<SignUpValues>
+            name="name"
+            control={control}
+            label={t('fields.name')}
+            autoComplete="name"
+            autoFocus
+            hideRequiredText
+          />
+          <TextInput<SignUpValues>
+            name="email"
+            control={control}
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            hideRequiredText
+          />
+          <PasswordField<SignUpValues>
+            name="password"
+            control={control}
+            label={t('fields.password')}
+            autoComplete="new-password"
+            hideRequiredText
+          />
+          <PlanChoice control={control} disabled={isSubmitting} />
+          <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
+            {isSubmitting ? t('signup.submitting') : t('signup.submit')}
+          </Button>
+        </Stack>
+      </Box>
+      <Typography variant="body2" color="textSecondary" sx={{ mt: 3, textAlign: 'center' }}>
+        {t('signup.haveAccount')}{' '}
+        <Link component={RouterLink} to="/login">
+          {t('signup.signIn')}
+        </Link>
+      </Typography>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Business constants and limits of spec section 9. The server keeps its own copy of the rules it
+ * enforces (password length, plan catalogue); these are what the web app shows and checks first.
+ */
+
+/** Minimum length of a password (sign-up, password change, password reset). */
+export const PASSWORD_MIN_LENGTH = 6;
+
+/** Default paging of every list call. */
+export const DEFAULT_PAGE = { skip: 0, limit: 100 } as const;
+
+/** Sign-up prices, in US dollars. The annual price is twelve months less the discount, rounded. */
+export const MONTHLY_PRICE_USD = 29;
+export const ANNUAL_DISCOUNT = 0.2;
+export const ANNUAL_PRICE_USD = Math.round(MONTHLY_PRICE_USD * 12 * (1 - ANNUAL_DISCOUNT));
+export const SIGNUP_CURRENCY = 'USD';
+
+export const BILLING_PERIODS = ['monthly', 'annual'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+/** The plan catalogue (prices in BRL per month, every plan with unlimited processes). */
+export const PLAN_CURRENCY = 'BRL';
+export const PLAN_IDS = ['starter', 'basic', 'professional', 'business', 'enterprise'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  channels: number;
+  price: number;
+  currency: typeof PLAN_CURRENCY;
+  popular: boolean;
+}
+
+export const PLANS: readonly Plan[] = [
+  { id: 'starter', name: 'Starter', channels: 1, price: 49.9, currency: PLAN_CURRENCY, popular: false },
+  { id: 'basic', name: 'Basic', channels: 2, price: 74.9, currency: PLAN_CURRENCY, popular: false },
+  { id: 'professional', name: 'Professional', channels: 5, price: 89.9, currency: PLAN_CURRENCY, popular: true },
+  { id: 'business', name: 'Business', channels: 10, price: 119.9, currency: PLAN_CURRENCY, popular: false },
+  { id: 'enterprise', name: 'Enterprise', channels: 20, price: 160.9, currency: PLAN_CURRENCY, popular: false },
+];
+export const DEFAULT_PLAN: PlanId = 'starter';
+
+/** Processes run every few days; the first execution is that many days after creation. */
+export const PROCESS_INTERVAL_DAYS = 3;
+export const DEFAULT_PUBLICATION_TIME = '09:00';
+export const DEFAULT_PROCESS_LANGUAGE = 'pt';
+export const EXECUTION_STEP_COUNT = 7;
+export const SECONDS_PER_REMAINING_STEP = 2;
+
+/** Dashboard list sizes. */
+export const DASHBOARD_RECENT_PROCESSES = 3;
+export const DASHBOARD_RECENT_PUBLICATIONS = 5;
+
+/** History period filter, in days. */
+export const HISTORY_PERIODS_DAYS = [7, 30, 90] as const;
+
+/** Prompts. */
+export const DEFAULT_PROMPT_CATEGORY = 'drama_psicologico';
+export const DEFAULT_PROMPT_LANGUAGES = ['pt', 'en'] as const;
+export const MIN_PROMPT_LANGUAGES = 1;
+
+/** Channels. */
+export const DEFAULT_MIN_VIEWS = 0;
+
+/** Subscription placeholders (spec §9: fixed figures, no call). */
+export const USAGE_PLACEHOLDER = { channels: 2, videos: 15, apiCalls: 1247 } as const;
+export const NEXT_BILLING_DAYS = 30;

@@ -1,0 +1,20 @@
+/** Money formatting with the locale's separators ("R$ 49,90" in pt-BR, "$29" in en-US). */
+
+export function formatMoney(amount: number, currency: string, locale: string, fractionDigits?: number): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(amount);
+}
+
+/** Plan prices: BRL with two decimals, e.g. "R$ 49,90". */
+export function formatBRL(amount: number, locale = 'pt-BR'): string {
+  return formatMoney(amount, 'BRL', locale, 2);
+}
+
+/** Whole-dollar prices of the sign-up screen, e.g. "$29" (en) or "US$ 29" (pt-BR). */
+export function formatUSD(amount: number, locale = 'en-US'): string {
+  return formatMoney(amount, 'USD', locale, Number.isInteger(amount) ? 0 : 2);
+}
