@@ -48,7 +48,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, allowUnionTypes: true } },
   });
 
   const mailer =

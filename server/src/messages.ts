@@ -34,6 +34,12 @@ const en = {
   'auth.resetEmailSubject': 'Reset your password',
   'auth.resetEmailBody':
     'Hello {name},\n\nSomeone asked to reset the password of your account. Open this link within {minutes} minutes to choose a new one:\n\n{link}\n\nIf it was not you, ignore this email; your password stays the same.',
+  'channels.notFound': 'Channel not found',
+  'channels.channelIdRequired': 'The channel id is required',
+  'channels.channelIdInvalid': 'The channel id may only contain letters, digits, - and _ (for example UCxxxxxxxxxxxxxxxxxxxxxx)',
+  'channels.channelIdImmutable': 'The channel id cannot be changed',
+  'channels.duplicate': 'This channel is already connected',
+  'channels.minViewsInvalid': 'Minimum views must be a whole number of 0 or more',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -71,6 +77,12 @@ const pt: Record<MessageKey, string> = {
   'auth.resetEmailSubject': 'Redefina sua senha',
   'auth.resetEmailBody':
     'Olá {name},\n\nAlguém pediu para redefinir a senha da sua conta. Abra este link em até {minutes} minutos para escolher uma nova:\n\n{link}\n\nSe não foi você, ignore este e-mail; sua senha continua a mesma.',
+  'channels.notFound': 'Canal não encontrado',
+  'channels.channelIdRequired': 'O ID do canal é obrigatório',
+  'channels.channelIdInvalid': 'O ID do canal só pode conter letras, números, - e _ (por exemplo UCxxxxxxxxxxxxxxxxxxxxxx)',
+  'channels.channelIdImmutable': 'O ID do canal não pode ser alterado',
+  'channels.duplicate': 'Este canal já está conectado',
+  'channels.minViewsInvalid': 'O mínimo de visualizações deve ser um número inteiro igual ou maior que 0',
 };
 
 export type Language = 'pt' | 'en';

@@ -42,3 +42,24 @@ export const authResultSchema = {
     user: userSchema,
   },
 } as const;
+
+/** `?skip=&limit=` of every list: skip 0, limit 100 by default (spec section 9). */
+export const pagingQuery = {
+  skip: { type: 'integer', minimum: 0, default: 0 },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+} as const;
+
+export const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', format: 'uuid' } },
+} as const;
+
+export interface IdParams {
+  id: string;
+}
+
+export const nullableString = { type: ['string', 'null'] } as const;
+export const nullableInteger = { type: ['integer', 'null'] } as const;
+export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+export const dateTime = { type: 'string', format: 'date-time' } as const;

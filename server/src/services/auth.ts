@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db';
+import { isUniqueViolation } from '../db/errors';
 import { loginFailures, passwordResetTokens, users } from '../db/schema';
 import { AppError, conflict, unauthorized, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
@@ -77,17 +78,6 @@ function checkName(name: string): string {
   const trimmed = name.trim().replace(/\s+/g, ' ');
   if (!trimmed) throw unprocessable('auth.nameRequired');
   return trimmed.slice(0, 120);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 export function createAuthService(deps: AuthDeps) {

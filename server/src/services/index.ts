@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
 import type { Queue } from '../queue';
 import { createAuthService } from './auth';
+import { createChannelService } from './channels';
 
 export interface ServiceDeps {
   db: Db;
@@ -24,6 +25,9 @@ export function createServices(deps: ServiceDeps) {
     now: deps.now,
   });
 
+  const now = deps.now ?? (() => new Date());
+  const channels = createChannelService({ db: deps.db, now });
+
   async function health() {
     let database = 'ok';
     try {
@@ -35,7 +39,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, health };
+  return { auth, channels, health };
 }
 
 export type Services = ReturnType<typeof createServices>;
