@@ -9,6 +9,8 @@ const tsJest = (tsconfig: string) => ({
  * `npm run typecheck` does the type checking; ts-jest only transpiles.
  */
 const config: Config = {
+  // Password hashing (scrypt), database clones and full screens are slow on a loaded 2-core machine.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'web',
