@@ -17,6 +17,14 @@ export interface Config {
   webDir: string;
   /** Run the job queue's workers inside this process. */
   runJobs: boolean;
+  /** Google's OAuth consent screen, token endpoint and the YouTube Data API root. */
+  googleAuthUrl: string;
+  googleTokenUrl: string;
+  youtubeApiUrl: string;
+  /** Default root of the OpenAI-compatible chat-model API. */
+  openaiBaseUrl: string;
+  /** What a proxy test reaches through the proxy. */
+  proxyCheckUrl: string;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -57,6 +65,11 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function urlOr(env: Env, name: string, fallback: string): string {
+  const raw = nonEmpty(env, name);
+  return raw === undefined ? fallback : parseUrl(name, raw, ['http:', 'https:']);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -125,5 +138,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     webDir: path.resolve(nonEmpty(env, 'WEB_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'web')),
     runJobs: parseBoolean('RUN_JOBS', nonEmpty(env, 'RUN_JOBS'), true),
+    googleAuthUrl: urlOr(env, 'GOOGLE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth'),
+    googleTokenUrl: urlOr(env, 'GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+    youtubeApiUrl: urlOr(env, 'YOUTUBE_API_URL', 'https://youtube.googleapis.com/').replace(/\/?$/, '/'),
+    openaiBaseUrl: urlOr(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1').replace(/\/+$/, ''),
+    proxyCheckUrl: urlOr(env, 'PROXY_CHECK_URL', 'https://www.google.com/generate_204'),
   };
 }

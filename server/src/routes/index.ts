@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import authRoutes from './auth';
 import channelRoutes from './channels';
+import chatModelRoutes from './chatModel';
 import healthRoutes from './health';
+import proxyRoutes from './proxies';
+import youtubeApiRoutes from './youtubeApis';
+import youtubeAuthRoutes from './youtubeAuth';
 
 /** Every route of the API, mounted under /api/v1. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(channelRoutes, { prefix: '/channels' });
+  await app.register(chatModelRoutes, { prefix: '/chatgpt' });
+  await app.register(youtubeApiRoutes, { prefix: '/youtube-apis' });
+  await app.register(youtubeAuthRoutes, { prefix: '/youtube-auth' });
+  await app.register(proxyRoutes, { prefix: '/proxies' });
 }

@@ -3,8 +3,13 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
 import type { Queue } from '../queue';
+import { SecretBox } from '../lib/secrets';
 import { createAuthService } from './auth';
 import { createChannelService } from './channels';
+import { createChatModelService } from './chatModel';
+import { createProxyService } from './proxies';
+import { createYoutubeApiService } from './youtubeApis';
+import { createYoutubeProvider } from '../providers/youtube';
 
 export interface ServiceDeps {
   db: Db;
@@ -26,7 +31,26 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const now = deps.now ?? (() => new Date());
+  /** Encrypts and decrypts secrets at rest (API keys, client secrets, refresh tokens, passwords). */
+  const secrets = new SecretBox(deps.config.appSecret);
   const channels = createChannelService({ db: deps.db, now });
+  const chatModel = createChatModelService({ db: deps.db, now, secrets, defaultBaseUrl: deps.config.openaiBaseUrl });
+  const youtube = createYoutubeProvider({
+    authUrl: deps.config.googleAuthUrl,
+    tokenUrl: deps.config.googleTokenUrl,
+    apiUrl: deps.config.youtubeApiUrl,
+  });
+  const youtubeApis = createYoutubeApiService({
+    db: deps.db,
+    now,
+    secrets,
+    youtube,
+    channels,
+    appSecret: deps.config.appSecret,
+    publicUrl: deps.config.publicUrl,
+  });
+
+  const proxies = createProxyService({ db: deps.db, now, secrets, proxyCheckUrl: deps.config.proxyCheckUrl });
 
   async function health() {
     let database = 'ok';
@@ -39,7 +63,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, health };
+  return { auth, channels, youtubeApis, chatModel, proxies, health };
 }
 
 export type Services = ReturnType<typeof createServices>;

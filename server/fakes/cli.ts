@@ -1,0 +1,46 @@
+/**
+ * `npm run fakes`: the outside services on 127.0.0.1, so every flow can be clicked through without
+ * a network. Prints the environment that points the console at them.
+ *   FAKE_GOOGLE_PORT (8788): OAuth consent + token endpoints and the YouTube Data API; any OAuth
+ *     client id/secret is accepted, and consent is given by an account owning FAKE_CHANNEL_ID.
+ *   FAKE_OPENAI_PORT (8787): the OpenAI API; any key is accepted except ones containing "invalid".
+ *   FAKE_PROXY_PORT (8789): an HTTP CONNECT proxy requiring proxyuser:proxypass.
+ */
+import { startFakeGoogle } from './google';
+import { startFakeOpenAI } from './openai';
+import { startHttpProxy } from './proxies';
+
+async function main(): Promise<void> {
+  const channelId = process.env.FAKE_CHANNEL_ID ?? 'UCfakeChannel00000000001';
+  const google = await startFakeGoogle({
+    port: Number(process.env.FAKE_GOOGLE_PORT ?? 8788),
+    lenient: { channels: [{ id: channelId, title: 'Fake Stories Channel', subscriberCount: 1520, videoCount: 48, viewCount: 230_400 }] },
+  });
+  const openai = await startFakeOpenAI({
+    port: Number(process.env.FAKE_OPENAI_PORT ?? 8787),
+    // Any key works, except one that says it is invalid: both test outcomes can be clicked.
+    rejectKey: (key: string) => key.includes('invalid'),
+  });
+  const proxy = await startHttpProxy({ port: Number(process.env.FAKE_PROXY_PORT ?? 8789), username: 'proxyuser', password: 'proxypass' });
+
+  console.log(`Fakes are running:
+  Google OAuth + YouTube Data API  ${google.url}   (channel owned by the consenting account: ${channelId})
+  OpenAI API                       ${openai.url}   (any key works; a key containing "invalid" is refused)
+  HTTP proxy                       http://proxyuser:proxypass@127.0.0.1:${proxy.port}
+
+Start the console against them with:
+  GOOGLE_AUTH_URL=${google.authUrl} GOOGLE_TOKEN_URL=${google.tokenUrl} YOUTUBE_API_URL=${google.apiUrl} \\
+  OPENAI_BASE_URL=${openai.url} PROXY_CHECK_URL=${google.url}/generate_204 npm start`);
+
+  const stop = async () => {
+    await Promise.allSettled([google.close(), openai.close(), proxy.close()]);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import { requireAdmin } from '../guards';
+import { dateTime, errorResponses, idParams, nullableDateTime, pagingQuery, type IdParams } from '../schemas';
+
+/** A proxy as answered: the password is never there, only masked in `url` and as `has_password`. */
+const proxySchema = {
+  type: 'object',
+  required: ['id', 'name', 'url', 'has_password', 'is_active', 'is_connected', 'last_tested', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    url: { type: 'string' },
+    has_password: { type: 'boolean' },
+    is_active: { type: 'boolean' },
+    is_connected: { type: 'boolean' },
+    last_tested: nullableDateTime,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
+
+const testResultSchema = {
+  type: 'object',
+  required: ['is_connected', 'last_tested', 'detail', 'latency_ms'],
+  properties: {
+    is_connected: { type: 'boolean' },
+    last_tested: dateTime,
+    detail: { type: 'string' },
+    latency_ms: { type: ['integer', 'null'] },
+  },
+} as const;
+
+const name = { type: 'string', maxLength: 500 } as const;
+const url = { type: 'string', maxLength: 2048 } as const;
+
+interface ProxyBody {
+  name: string;
+  url: string;
+}
+
+interface ListQuery {
+  skip: number;
+  limit: number;
+  active_only: boolean;
+}
+
+/** Outbound proxies: administrators only (403 for everyone else). */
+export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
+  const { proxies } = app.services;
+  app.addHook('preHandler', requireAdmin);
+
+  app.get<{ Querystring: ListQuery }>(
+    '/',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...pagingQuery, active_only: { type: 'boolean', default: false } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['proxies', 'total'],
+            properties: { proxies: { type: 'array', items: proxySchema }, total: { type: 'integer' } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => proxies.list(request.query),
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } },
+    async (request) => proxies.get(request.params.id),
+  );
+
+  app.post<{ Body: ProxyBody }>(
+    '/',
+    {
+      schema: {
+        body: { type: 'object', required: ['name', 'url'], additionalProperties: false, properties: { name, url } },
+        response: { 201: proxySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await proxies.create(request.user.id, request.body)),
+  );
+
+  app.put<{ Params: IdParams; Body: Partial<ProxyBody> }>(
+    '/:id',
+    {
+      schema: {
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { name, url } },
+        response: { 200: proxySchema, ...errorResponses },
+      },
+    },
+    async (request) => proxies.update(request.params.id, request.body ?? {}),
+  );
+
+  app.put<{ Params: IdParams }>(
+    '/:id/toggle',
+    { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } },
+    async (request) => proxies.toggle(request.params.id),
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/:id/test',
+    { schema: { params: idParams, response: { 200: testResultSchema, ...errorResponses } } },
+    async (request) => proxies.test(request.params.id, request.language),
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
+    async (request, reply) => {
+      await proxies.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { translate } from '../../messages';
+import { errorResponses } from '../schemas';
+
+/**
+ * The authorization window. It cannot carry the bearer token, so it is tied to the signed-in user
+ * by the short-lived signed `state` that POST /youtube-apis/{id}/authorize answered.
+ */
+export default async function youtubeAuthRoutes(app: FastifyInstance): Promise<void> {
+  const { youtubeApis } = app.services;
+
+  app.get<{ Querystring: { state?: string } }>(
+    '/',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { state: { type: 'string', maxLength: 2000 } } },
+        response: { 302: { type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.redirect(await youtubeApis.consentRedirect(request.query.state), 302),
+  );
+
+  app.get<{ Querystring: { state?: string; code?: string; error?: string; scope?: string } }>(
+    '/callback',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            state: { type: 'string', maxLength: 2000 },
+            code: { type: 'string', maxLength: 2000 },
+            error: { type: 'string', maxLength: 200 },
+            scope: { type: 'string', maxLength: 2000 },
+          },
+        },
+        response: { 200: { type: 'string' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const result = await youtubeApis.completeAuthorization(request.query, (error) =>
+        request.log.warn({ err: error }, 'YouTube authorization failed'),
+      );
+      const message = translate(request.language, result.message.key, result.message.params);
+      const page = resultPage({
+        lang: request.language,
+        title: translate(request.language, 'youtubeApis.authorizedTitle'),
+        message,
+        closeHint: translate(request.language, 'youtubeApis.closeWindow'),
+        payload: { type: 'youtube-auth', ok: result.ok, config_id: result.configId, message },
+      });
+      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+    },
+  );
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function resultPage(input: { lang: string; title: string; message: string; closeHint: string; payload: object }): string {
+  // JSON inside a script: escape "<" so the message cannot close the script element.
+  const payload = JSON.stringify(input.payload).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="${input.lang === 'pt' ? 'pt-BR' : 'en'}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(input.title)}</title>
+<style>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaed;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:28rem;padding:2rem;text-align:center}</style></head>
+<body><main><h1>${escapeHtml(input.title)}</h1><p role="status">${escapeHtml(input.message)}</p><p>${escapeHtml(input.closeHint)}</p></main>
+<script>(function(){var data=${payload};try{if(window.opener){window.opener.postMessage(data,window.location.origin);setTimeout(function(){window.close()},1500);}}catch(e){}})();</script>
+</body></html>`;
+}

@@ -1,0 +1,399 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { youtubeApis } from '../db/schema';
+import { AppError, notFound, unprocessable } from '../errors';
+import type { MessageKey, MessageParams } from '../messages';
+import { maskSecret, type SecretBox } from '../lib/secrets';
+import { signToken, verifyToken } from '../lib/tokens';
+import { YoutubeError, type ChannelInfo, type YoutubeProvider } from '../providers/youtube';
+import type { ChannelService } from './channels';
+import type { Page } from './paging';
+
+export interface YoutubeApiDto {
+  id: string;
+  name: string;
+  channel_id: string;
+  client_id: string;
+  has_client_secret: boolean;
+  client_secret_masked: string;
+  has_api_key: boolean;
+  api_key_masked: string | null;
+  has_refresh_token: boolean;
+  is_active: boolean;
+  is_enabled: boolean;
+  is_connected: boolean;
+  last_tested: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A message for the caller: a catalogue key and its parameters, translated by the route. */
+export interface Message {
+  key: MessageKey;
+  params?: MessageParams;
+}
+
+export interface TestResult {
+  is_connected: boolean;
+  last_tested: string;
+  needs_authorization: boolean;
+  message: Message;
+  channel: { id: string; title: string; subscriber_count: number | null; video_count: number | null; view_count: number | null } | null;
+}
+
+type Row = typeof youtubeApis.$inferSelect;
+
+export interface CreateInput {
+  name: string;
+  channel_id: string;
+  client_id: string;
+  client_secret: string;
+  api_key?: string | null;
+  refresh_token?: string | null;
+}
+
+export type UpdateInput = Partial<CreateInput> & { clear_api_key?: boolean };
+
+export const AUTH_STATE_TTL_SECONDS = 600;
+const AUTH_STATE_TYPE = 'youtube-auth';
+
+const blank = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
+
+export interface YoutubeApiDeps {
+  db: Db;
+  now: () => Date;
+  secrets: SecretBox;
+  youtube: YoutubeProvider;
+  channels: ChannelService;
+  appSecret: string;
+  publicUrl: string;
+}
+
+export function createYoutubeApiService(deps: YoutubeApiDeps) {
+  const { db, now, secrets } = deps;
+  const redirectUri = `${deps.publicUrl}/api/v1/youtube-auth/callback`;
+
+  function toDto(row: Row): YoutubeApiDto {
+    const apiKey = row.apiKeyEnc ? secrets.open(row.apiKeyEnc) : null;
+    return {
+      id: row.id,
+      name: row.name,
+      channel_id: row.channelId,
+      client_id: row.clientId,
+      has_client_secret: true,
+      client_secret_masked: maskSecret(secrets.open(row.clientSecretEnc)),
+      has_api_key: apiKey !== null,
+      api_key_masked: apiKey === null ? null : maskSecret(apiKey),
+      has_refresh_token: row.refreshTokenEnc !== null,
+      is_active: row.isActive,
+      is_enabled: row.isEnabled,
+      is_connected: row.isConnected,
+      last_tested: row.lastTested?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  async function findRow(userId: string, id: string): Promise<Row> {
+    const [row] = await db
+      .select()
+      .from(youtubeApis)
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
+    if (!row) throw notFound('youtubeApis.notFound');
+    return row;
+  }
+
+  async function list(userId: string, page: Page & { enabled_only?: boolean }) {
+    const where = page.enabled_only
+      ? and(eq(youtubeApis.userId, userId), eq(youtubeApis.isEnabled, true))
+      : eq(youtubeApis.userId, userId);
+    const rows = await db
+      .select()
+      .from(youtubeApis)
+      .where(where)
+      .orderBy(asc(youtubeApis.createdAt), asc(youtubeApis.id))
+      .offset(page.skip)
+      .limit(page.limit);
+    const [total] = await db.select({ n: count() }).from(youtubeApis).where(where);
+    return { youtube_apis: rows.map(toDto), total: total?.n ?? 0, oauth_redirect_uri: redirectUri };
+  }
+
+  async function get(userId: string, id: string): Promise<YoutubeApiDto> {
+    return toDto(await findRow(userId, id));
+  }
+
+  function required(input: { name?: string; channel_id?: string; client_id?: string; client_secret?: string }) {
+    const name = input.name?.trim();
+    const channelId = input.channel_id?.trim();
+    const clientId = input.client_id?.trim();
+    const clientSecret = input.client_secret?.trim();
+    if (!name || !channelId || !clientId || !clientSecret) throw unprocessable('youtubeApis.fieldsRequired');
+    return { name, channelId, clientId, clientSecret };
+  }
+
+  /** The first configuration a user creates becomes the active one. */
+  async function create(userId: string, input: CreateInput): Promise<YoutubeApiDto> {
+    const fields = required(input);
+    const row = await db.transaction(async (tx) => {
+      // Serialize concurrent creations of one user, so exactly one can become the first.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
+      const [existing] = await tx.select({ n: count() }).from(youtubeApis).where(eq(youtubeApis.userId, userId));
+      const [inserted] = await tx
+        .insert(youtubeApis)
+        .values({
+          userId,
+          name: fields.name,
+          channelId: fields.channelId,
+          clientId: fields.clientId,
+          clientSecretEnc: secrets.seal(fields.clientSecret),
+          apiKeyEnc: blank(input.api_key) ? null : secrets.seal(input.api_key!.trim()),
+          refreshTokenEnc: blank(input.refresh_token) ? null : secrets.seal(input.refresh_token!.trim()),
+          isActive: (existing?.n ?? 0) === 0,
+        })
+        .returning();
+      return inserted!;
+    });
+    return toDto(row);
+  }
+
+  async function update(userId: string, id: string, input: UpdateInput): Promise<YoutubeApiDto> {
+    const current = await findRow(userId, id);
+    const changes: Partial<typeof youtubeApis.$inferInsert> = { updatedAt: now() };
+    for (const [field, column] of [
+      ['name', 'name'],
+      ['channel_id', 'channelId'],
+      ['client_id', 'clientId'],
+    ] as const) {
+      const value = input[field];
+      if (value === undefined || value === null) continue;
+      if (!value.trim()) throw unprocessable('youtubeApis.fieldsRequired');
+      changes[column] = value.trim();
+    }
+    let credentialsChanged = changes.clientId !== undefined && changes.clientId !== current.clientId;
+    if (!blank(input.client_secret)) {
+      changes.clientSecretEnc = secrets.seal(input.client_secret!.trim());
+      credentialsChanged = true;
+    }
+    if (!blank(input.refresh_token)) {
+      changes.refreshTokenEnc = secrets.seal(input.refresh_token!.trim());
+      credentialsChanged = true;
+    }
+    if (input.clear_api_key) changes.apiKeyEnc = null;
+    else if (!blank(input.api_key)) changes.apiKeyEnc = secrets.seal(input.api_key!.trim());
+    if (credentialsChanged || (changes.channelId !== undefined && changes.channelId !== current.channelId)) {
+      changes.isConnected = false;
+    }
+    const [row] = await db
+      .update(youtubeApis)
+      .set(changes)
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
+      .returning();
+    if (!row) throw notFound('youtubeApis.notFound');
+    return toDto(row);
+  }
+
+  async function toggle(userId: string, id: string): Promise<YoutubeApiDto> {
+    const [row] = await db
+      .update(youtubeApis)
+      .set({ isEnabled: sql`not ${youtubeApis.isEnabled}`, updatedAt: now() })
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
+      .returning();
+    if (!row) throw notFound('youtubeApis.notFound');
+    return toDto(row);
+  }
+
+  /** Makes this configuration the user's only active one. */
+  async function setActive(userId: string, id: string): Promise<YoutubeApiDto> {
+    await findRow(userId, id);
+    const row = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
+      await tx
+        .update(youtubeApis)
+        .set({ isActive: false, updatedAt: now() })
+        .where(and(eq(youtubeApis.userId, userId), eq(youtubeApis.isActive, true)));
+      const [updated] = await tx
+        .update(youtubeApis)
+        .set({ isActive: true, updatedAt: now() })
+        .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
+        .returning();
+      return updated;
+    });
+    if (!row) throw notFound('youtubeApis.notFound');
+    return toDto(row);
+  }
+
+  /** Deletes; when it was the active one, the oldest remaining becomes active. */
+  async function remove(userId: string, id: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
+      const [deleted] = await tx
+        .delete(youtubeApis)
+        .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
+        .returning({ isActive: youtubeApis.isActive });
+      if (!deleted) throw notFound('youtubeApis.notFound');
+      if (!deleted.isActive) return;
+      const [next] = await tx
+        .select({ id: youtubeApis.id })
+        .from(youtubeApis)
+        .where(eq(youtubeApis.userId, userId))
+        .orderBy(asc(youtubeApis.createdAt), asc(youtubeApis.id))
+        .limit(1);
+      if (next) await tx.update(youtubeApis).set({ isActive: true, updatedAt: now() }).where(eq(youtubeApis.id, next.id));
+    });
+  }
+
+  function failureMessage(error: unknown): Message {
+    const kind = error instanceof YoutubeError ? error.kind : 'other';
+    switch (kind) {
+      case 'invalid_grant':
+        return { key: 'youtubeApis.grantRevoked' };
+      case 'invalid_client':
+        return { key: 'youtubeApis.invalidClient' };
+      case 'quota':
+        return { key: 'youtubeApis.quota' };
+      case 'network':
+        return { key: 'youtubeApis.unreachable' };
+      default:
+        return { key: 'youtubeApis.connectionFailed' };
+    }
+  }
+
+  async function recordTest(id: string, connected: boolean): Promise<Date> {
+    const testedAt = now();
+    await db.update(youtubeApis).set({ isConnected: connected, lastTested: testedAt }).where(eq(youtubeApis.id, id));
+    return testedAt;
+  }
+
+  /**
+   * Tests the stored credentials for real: a fresh access token from the refresh token, then
+   * channels.list(mine=true). Connected only when the authorized account owns the configured
+   * channel; its statistics then refresh the user's channel record.
+   */
+  async function test(userId: string, id: string, log?: (error: unknown) => void): Promise<TestResult> {
+    const row = await findRow(userId, id);
+    if (!row.refreshTokenEnc) {
+      const testedAt = await recordTest(row.id, false);
+      return {
+        is_connected: false,
+        last_tested: testedAt.toISOString(),
+        needs_authorization: true,
+        message: { key: 'youtubeApis.needsAuthorization' },
+        channel: null,
+      };
+    }
+    let channels: ChannelInfo[];
+    try {
+      channels = await deps.youtube.myChannels({
+        clientId: row.clientId,
+        clientSecret: secrets.open(row.clientSecretEnc),
+        refreshToken: secrets.open(row.refreshTokenEnc),
+      });
+    } catch (error) {
+      log?.(error);
+      const testedAt = await recordTest(row.id, false);
+      return {
+        is_connected: false,
+        last_tested: testedAt.toISOString(),
+        needs_authorization: error instanceof YoutubeError && error.kind === 'invalid_grant',
+        message: failureMessage(error),
+        channel: null,
+      };
+    }
+    const channel = channels.find((c) => c.id === row.channelId);
+    const testedAt = await recordTest(row.id, channel !== undefined);
+    if (!channel) {
+      return {
+        is_connected: false,
+        last_tested: testedAt.toISOString(),
+        needs_authorization: false,
+        message: { key: 'youtubeApis.channelMismatch', params: { channelId: row.channelId } },
+        channel: null,
+      };
+    }
+    await deps.channels.recordStats(userId, channel.id, {
+      subscriberCount: channel.subscriberCount,
+      videoCount: channel.videoCount,
+      viewCount: channel.viewCount,
+    });
+    return {
+      is_connected: true,
+      last_tested: testedAt.toISOString(),
+      needs_authorization: false,
+      message: { key: 'youtubeApis.connected', params: { title: channel.title } },
+      channel: {
+        id: channel.id,
+        title: channel.title,
+        subscriber_count: channel.subscriberCount,
+        video_count: channel.videoCount,
+        view_count: channel.viewCount,
+      },
+    };
+  }
+
+  /** The URL of our authorization window for this configuration, tied to the user by a signed state. */
+  async function authorizeUrl(user: { id: string; tokenVersion: number }, id: string): Promise<{ url: string }> {
+    await findRow(user.id, id);
+    const state = signToken({ sub: user.id, ver: user.tokenVersion, typ: AUTH_STATE_TYPE, cfg: id }, deps.appSecret, AUTH_STATE_TTL_SECONDS, now().getTime());
+    return { url: `${deps.publicUrl}/api/v1/youtube-auth?state=${encodeURIComponent(state)}` };
+  }
+
+  function readState(state: string | undefined): { userId: string; configId: string } {
+    const result = state ? verifyToken(state, deps.appSecret, now().getTime()) : undefined;
+    if (!result?.ok || result.claims.typ !== AUTH_STATE_TYPE || typeof result.claims.cfg !== 'string') {
+      throw new AppError(400, 'youtubeApis.authStateInvalid');
+    }
+    return { userId: result.claims.sub, configId: result.claims.cfg };
+  }
+
+  /** Where the authorization window goes: Google's consent screen for this configuration's client. */
+  async function consentRedirect(state: string | undefined): Promise<string> {
+    const { userId, configId } = readState(state);
+    const row = await findRow(userId, configId).catch(() => {
+      throw new AppError(400, 'youtubeApis.authStateInvalid');
+    });
+    return deps.youtube.consentUrl({ clientId: row.clientId, redirectUri, state: state! });
+  }
+
+  /** Google's redirect back: exchange the code, keep the refresh token, then test the connection. */
+  async function completeAuthorization(
+    input: { state?: string; code?: string; error?: string },
+    log?: (error: unknown) => void,
+  ): Promise<{ ok: boolean; configId: string | null; message: Message }> {
+    let target: { userId: string; configId: string };
+    try {
+      target = readState(input.state);
+    } catch {
+      return { ok: false, configId: null, message: { key: 'youtubeApis.authStateInvalid' } };
+    }
+    if (input.error || !input.code) return { ok: false, configId: target.configId, message: { key: 'youtubeApis.authDenied' } };
+    let row: Row;
+    try {
+      row = await findRow(target.userId, target.configId);
+    } catch {
+      return { ok: false, configId: null, message: { key: 'youtubeApis.authStateInvalid' } };
+    }
+    let refreshToken: string | null;
+    try {
+      ({ refreshToken } = await deps.youtube.exchangeCode({
+        clientId: row.clientId,
+        clientSecret: secrets.open(row.clientSecretEnc),
+        redirectUri,
+        code: input.code,
+      }));
+    } catch (error) {
+      log?.(error);
+      return { ok: false, configId: row.id, message: failureMessage(error) };
+    }
+    if (!refreshToken) return { ok: false, configId: row.id, message: { key: 'youtubeApis.noRefreshToken' } };
+    await db
+      .update(youtubeApis)
+      .set({ refreshTokenEnc: secrets.seal(refreshToken), isConnected: false, updatedAt: now() })
+      .where(eq(youtubeApis.id, row.id));
+    const result = await test(target.userId, row.id, log);
+    return { ok: result.is_connected, configId: row.id, message: result.message };
+  }
+
+  return { list, get, create, update, toggle, setActive, remove, test, authorizeUrl, consentRedirect, completeAuthorization, redirectUri };
+}
+
+export type YoutubeApiService = ReturnType<typeof createYoutubeApiService>;
