@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { processes } from '../src/db/schema';
 import { buildTestApp, call, signUp, type TestContext } from './helper';
 
 let ctx: TestContext;
@@ -108,6 +109,20 @@ test('another user’s channel answers 404 to every call and is left alone', asy
   }
   const mine = await call(ctx.app, 'GET', `/api/v1/channels/${id}`, { token });
   expect(mine.json()).toMatchObject({ name: 'Mine', is_active: true });
+});
+
+test('counts the processes connected to a channel', async () => {
+  const { id } = (await create({ channel_id: 'UC_counted_channel_0001' })).json();
+  const other = (await create({ channel_id: 'UC_uncounted_channel_01' })).json();
+  const me = (await call(ctx.app, 'GET', '/api/v1/auth/me', { token })).json();
+  await ctx.database.db.insert(processes).values([
+    { userId: me.id, name: 'First', channelId: id, nextExecution: new Date() },
+    { userId: me.id, name: 'Second', channelId: id, nextExecution: new Date() },
+  ]);
+  expect((await call(ctx.app, 'GET', `/api/v1/channels/${id}`, { token })).json().process_count).toBe(2);
+  expect((await call(ctx.app, 'GET', `/api/v1/channels/${other.id}`, { token })).json().process_count).toBe(0);
+  const listed = (await call(ctx.app, 'GET', '/api/v1/channels/', { token })).json().channels;
+  expect(listed.find((c: { id: string }) => c.id === id).process_count).toBe(2);
 });
 
 test('delete removes the channel', async () => {

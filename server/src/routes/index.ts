@@ -4,6 +4,9 @@ import channelRoutes from './channels';
 import chatModelRoutes from './chatModel';
 import healthRoutes from './health';
 import proxyRoutes from './proxies';
+import promptRoutes from './prompts';
+import voiceRoutes from './voices';
+import voiceSampleRoutes from './voiceSamples';
 import youtubeApiRoutes from './youtubeApis';
 import youtubeAuthRoutes from './youtubeAuth';
 
@@ -16,4 +19,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(youtubeApiRoutes, { prefix: '/youtube-apis' });
   await app.register(youtubeAuthRoutes, { prefix: '/youtube-auth' });
   await app.register(proxyRoutes, { prefix: '/proxies' });
+  await app.register(promptRoutes, { prefix: '/prompts' });
+  await app.register(voiceRoutes, { prefix: '/voices' });
+  await app.register(voiceSampleRoutes, { prefix: '/voice-samples' });
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { channels, processes } from '../db/schema';
+import { channels } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../errors';
 import type { Page } from './paging';
 
@@ -57,7 +57,9 @@ function toDto(row: ChannelRow, processCount: number): ChannelDto {
 }
 
 export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
-  const processCount = sql<number>`(select count(*)::int from ${processes} where ${processes.channelId} = ${channels.id})`;
+  // Spelled out: in a one-table select Drizzle leaves column names unqualified, which inside the
+  // subquery would resolve to the processes table.
+  const processCount = sql<number>`(select count(*)::int from "processes" as p where p."channel_id" = "channels"."id")`;
 
   async function get(userId: string, id: string): Promise<ChannelDto> {
     const [row] = await db

@@ -8,6 +8,8 @@ import { createAuthService } from './auth';
 import { createChannelService } from './channels';
 import { createChatModelService } from './chatModel';
 import { createProxyService } from './proxies';
+import { createPromptService } from './prompts';
+import { createVoiceService } from './voices';
 import { createYoutubeApiService } from './youtubeApis';
 import { createYoutubeProvider } from '../providers/youtube';
 
@@ -51,6 +53,8 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const proxies = createProxyService({ db: deps.db, now, secrets, proxyCheckUrl: deps.config.proxyCheckUrl });
+  const prompts = createPromptService({ db: deps.db, now });
+  const voices = createVoiceService({ db: deps.db, now, dataDir: deps.config.dataDir });
 
   async function health() {
     let database = 'ok';
@@ -63,7 +67,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, youtubeApis, chatModel, proxies, health };
+  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, health };
 }
 
 export type Services = ReturnType<typeof createServices>;
