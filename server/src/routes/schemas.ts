@@ -63,3 +63,21 @@ export const nullableString = { type: ['string', 'null'] } as const;
 export const nullableInteger = { type: ['integer', 'null'] } as const;
 export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 export const dateTime = { type: 'string', format: 'date-time' } as const;
+
+/** The query of a list: paging, plus an optional boolean filter such as active_only (default false). */
+export function listQuery(filter?: 'active_only' | 'enabled_only') {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: { ...pagingQuery, ...(filter ? { [filter]: { type: 'boolean', default: false } } : {}) },
+  } as const;
+}
+
+/** A list's answer: `{ <key>: items[], total }` (spec section 7 names the key per resource). */
+export function listResponse(key: string, item: object) {
+  return {
+    type: 'object',
+    required: [key, 'total'],
+    properties: { [key]: { type: 'array', items: item }, total: { type: 'integer' } },
+  } as const;
+}

@@ -74,10 +74,8 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     async (request) => auth.login(request.body, request.ip),
   );
 
-  app.get(
-    '/me',
-    { preHandler: requireUser, schema: { response: { 200: userSchema, ...errorResponses } } },
-    async (request) => auth.me(request.user),
+  app.get('/me', { preHandler: requireUser, schema: { response: { 200: userSchema, ...errorResponses } } }, async (request) =>
+    auth.me(request.user),
   );
 
   app.put<{ Body: ProfileBody }>(
@@ -109,7 +107,11 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
           properties: { current_password: str(1024), new_password: str(1024) },
         },
         response: {
-          200: { ...authResultSchema, required: [...authResultSchema.required, 'detail'], properties: { ...authResultSchema.properties, detail: { type: 'string' } } },
+          200: {
+            ...authResultSchema,
+            required: [...authResultSchema.required, 'detail'],
+            properties: { ...authResultSchema.properties, detail: { type: 'string' } },
+          },
           ...errorResponses,
         },
       },

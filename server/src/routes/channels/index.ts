@@ -7,7 +7,8 @@ import {
   nullableDateTime,
   nullableInteger,
   nullableString,
-  pagingQuery,
+  listQuery,
+  listResponse,
   type IdParams,
 } from '../schemas';
 
@@ -47,13 +48,9 @@ export default async function channelRoutes(app: FastifyInstance): Promise<void>
     '/',
     {
       schema: {
-        querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
+        querystring: listQuery(),
         response: {
-          200: {
-            type: 'object',
-            required: ['channels', 'total'],
-            properties: { channels: { type: 'array', items: channelSchema }, total: { type: 'integer' } },
-          },
+          200: listResponse('channels', channelSchema),
           ...errorResponses,
         },
       },

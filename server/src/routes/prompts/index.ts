@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BasicPromptInput, FullPromptInput } from '../../services/prompts';
 import { requireAdmin, requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableString, pagingQuery, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse, type IdParams } from '../schemas';
 
 /** The six texts of one language. */
 const languageTextsSchema = {
@@ -121,17 +121,9 @@ export default async function promptRoutes(app: FastifyInstance): Promise<void> 
     {
       onRequest: requireUser,
       schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ...pagingQuery, active_only: { type: 'boolean', default: false } },
-        },
+        querystring: listQuery('active_only'),
         response: {
-          200: {
-            type: 'object',
-            required: ['prompts', 'total'],
-            properties: { prompts: { type: 'array', items: promptSummarySchema }, total: { type: 'integer' } },
-          },
+          200: listResponse('prompts', promptSummarySchema),
           ...errorResponses,
         },
       },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../guards';
-import { dateTime, errorResponses, idParams, nullableDateTime, pagingQuery, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableDateTime, listQuery, listResponse, type IdParams } from '../schemas';
 
 /** A proxy as answered: the password is never there, only masked in `url` and as `has_password`. */
 const proxySchema = {
@@ -53,17 +53,9 @@ export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
     '/',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ...pagingQuery, active_only: { type: 'boolean', default: false } },
-        },
+        querystring: listQuery('active_only'),
         response: {
-          200: {
-            type: 'object',
-            required: ['proxies', 'total'],
-            properties: { proxies: { type: 'array', items: proxySchema }, total: { type: 'integer' } },
-          },
+          200: listResponse('proxies', proxySchema),
           ...errorResponses,
         },
       },

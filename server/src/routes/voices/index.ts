@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { VoiceInput } from '../../services/voices';
 import { requireAdmin, requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableString, pagingQuery, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse, type IdParams } from '../schemas';
 
 const voiceSchema = {
   type: 'object',
@@ -73,17 +73,9 @@ export default async function voiceRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: requireUser,
       schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ...pagingQuery, active_only: { type: 'boolean', default: false } },
-        },
+        querystring: listQuery('active_only'),
         response: {
-          200: {
-            type: 'object',
-            required: ['voices', 'total'],
-            properties: { voices: { type: 'array', items: voiceSchema }, total: { type: 'integer' } },
-          },
+          200: listResponse('voices', voiceSchema),
           ...errorResponses,
         },
       },

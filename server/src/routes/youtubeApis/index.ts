@@ -1,14 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 import { translate } from '../../messages';
 import { requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableDateTime, nullableInteger, nullableString, pagingQuery, type IdParams } from '../schemas';
+import {
+  dateTime,
+  errorResponses,
+  idParams,
+  nullableDateTime,
+  nullableInteger,
+  nullableString,
+  listQuery,
+  type IdParams,
+} from '../schemas';
 import type { CreateInput, UpdateInput } from '../../services/youtubeApis';
 
 const youtubeApiSchema = {
   type: 'object',
   required: [
-    'id', 'name', 'channel_id', 'client_id', 'has_client_secret', 'client_secret_masked', 'has_api_key', 'api_key_masked',
-    'has_refresh_token', 'is_active', 'is_enabled', 'is_connected', 'last_tested', 'created_at', 'updated_at',
+    'id',
+    'name',
+    'channel_id',
+    'client_id',
+    'has_client_secret',
+    'client_secret_masked',
+    'has_api_key',
+    'api_key_masked',
+    'has_refresh_token',
+    'is_active',
+    'is_enabled',
+    'is_connected',
+    'last_tested',
+    'created_at',
+    'updated_at',
   ],
   properties: {
     id: { type: 'string' },
@@ -49,11 +71,7 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     '/',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ...pagingQuery, enabled_only: { type: 'boolean', default: false } },
-        },
+        querystring: listQuery('enabled_only'),
         response: {
           200: {
             type: 'object',
