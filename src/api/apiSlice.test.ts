@@ -1,7 +1,15 @@
 import { languageChanged } from '../app/preferencesSlice';
 import { makeStore } from '../app/store';
-import { authResult, testUser } from '../testing/fixtures';
-import { mockApi, reply } from '../testing/mockApi';
+import {
+  channelFixture,
+  chatModelConfigFixture,
+  proxyFixture,
+  testUser,
+  authResult,
+  youtubeApiFixture,
+  youtubeApiList,
+} from '../testing/fixtures';
+import { mockApi, reply, type ApiMock } from '../testing/mockApi';
 import { api } from './apiSlice';
 import { loggedOut } from './authSlice';
 import { errorDetail, errorMessage, errorStatus } from './baseQuery';
@@ -163,5 +171,133 @@ describe('api slice: session', () => {
 
     expect(store.getState().auth.token).toBeNull();
     expect(api.endpoints.me.select()(store.getState()).data).toBeUndefined();
+  });
+});
+
+describe('api slice: connections (tags)', () => {
+  /** Waits until `route` was requested `count` times. */
+  async function requested(server: ApiMock, route: string, count: number) {
+    for (let i = 0; i < 50 && server.calls(route).length < count; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(server.calls(route)).toHaveLength(count);
+  }
+
+  it('pages every list with skip 0 and limit 100, and passes the filters', async () => {
+    const server = mockApi({
+      'GET /channels/': reply(200, { channels: [], total: 0 }),
+      'GET /youtube-apis/': reply(200, youtubeApiList([])),
+      'GET /proxies/': reply(200, { proxies: [], total: 0 }),
+    });
+    const store = storeWith();
+
+    await store.dispatch(api.endpoints.listChannels.initiate());
+    await store.dispatch(api.endpoints.listYoutubeApis.initiate({ enabled_only: true }));
+    await store.dispatch(api.endpoints.listProxies.initiate());
+
+    const query = (route: string) => Object.fromEntries(server.calls(route)[0].url.searchParams);
+    expect(query('GET /channels/')).toEqual({ skip: '0', limit: '100' });
+    expect(query('GET /youtube-apis/')).toEqual({ skip: '0', limit: '100', enabled_only: 'true' });
+    expect(query('GET /proxies/')).toEqual({ skip: '0', limit: '100', active_only: 'false' });
+  });
+
+  it('refetches the list after a create, and only the touched row’s holders after an update or toggle', async () => {
+    const main = channelFixture();
+    const server = mockApi({
+      'GET /channels/': reply(200, { channels: [main], total: 1 }),
+      'GET /channels/ch-1': reply(200, main),
+      'GET /channels/ch-2': reply(200, channelFixture({ id: 'ch-2' })),
+      'POST /channels/': reply(201, channelFixture({ id: 'ch-3' })),
+      'PUT /channels/ch-1/toggle': reply(200, { ...main, is_active: false }),
+      'PUT /channels/ch-2': reply(404, { detail: 'Channel not found' }),
+    });
+    const store = storeWith();
+    store.dispatch(api.endpoints.listChannels.initiate());
+    store.dispatch(api.endpoints.getChannel.initiate('ch-1'));
+    store.dispatch(api.endpoints.getChannel.initiate('ch-2'));
+    await requested(server, 'GET /channels/', 1);
+
+    await store.dispatch(api.endpoints.createChannel.initiate({ channel_id: 'UCx' }));
+    await requested(server, 'GET /channels/', 2);
+    expect(server.calls('GET /channels/ch-1')).toHaveLength(1);
+
+    await store.dispatch(api.endpoints.toggleChannel.initiate('ch-1'));
+    await requested(server, 'GET /channels/', 3);
+    await requested(server, 'GET /channels/ch-1', 2);
+    expect(server.calls('GET /channels/ch-2')).toHaveLength(1);
+
+    // A failed call changed nothing: nothing refetches.
+    await store.dispatch(api.endpoints.updateChannel.initiate({ id: 'ch-2', name: 'x' }));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(server.calls('GET /channels/')).toHaveLength(3);
+    expect(server.calls('GET /channels/ch-2')).toHaveLength(1);
+  });
+
+  it('refetches the whole YouTube API list after set-active and after a delete', async () => {
+    const server = mockApi({
+      'GET /youtube-apis/': reply(200, youtubeApiList([youtubeApiFixture()])),
+      'PUT /youtube-apis/yt-2/set-active': reply(200, youtubeApiFixture({ id: 'yt-2' })),
+      'DELETE /youtube-apis/yt-1': reply(204),
+      'POST /youtube-apis/yt-1/authorize': reply(200, { url: 'http://x/auth' }),
+    });
+    const store = storeWith();
+    store.dispatch(api.endpoints.listYoutubeApis.initiate());
+    await requested(server, 'GET /youtube-apis/', 1);
+
+    await store.dispatch(api.endpoints.setActiveYoutubeApi.initiate('yt-2'));
+    await requested(server, 'GET /youtube-apis/', 2);
+    await store.dispatch(api.endpoints.authorizeYoutubeApi.initiate('yt-1'));
+    await store.dispatch(api.endpoints.deleteYoutubeApi.initiate('yt-1'));
+    await requested(server, 'GET /youtube-apis/', 3);
+  });
+
+  it('reads a missing chat-model configuration (404) as null, and other failures as errors', async () => {
+    const server = mockApi({ 'GET /chatgpt/config': reply(404, { detail: 'No configuration' }) });
+    const store = storeWith();
+
+    const missing = await store.dispatch(api.endpoints.getChatModelConfig.initiate());
+    expect(missing.data).toBeNull();
+    expect(missing.isError).toBe(false);
+
+    server.on({ 'GET /chatgpt/config': reply(500, { detail: 'Database unavailable' }) });
+    const failed = await store.dispatch(api.endpoints.getChatModelConfig.initiate(undefined, { forceRefetch: true }));
+    expect(failed.isError).toBe(true);
+    expect(errorMessage(failed.error)).toBe('Database unavailable');
+  });
+
+  it('reloads the chat-model configuration after a successful test or a test of the stored key only', async () => {
+    const server = mockApi({
+      'GET /chatgpt/config': reply(200, chatModelConfigFixture()),
+      'POST /chatgpt/test': (request) =>
+        reply(200, {
+          is_connected: (request.body as { api_key?: string }).api_key !== 'sk-wrong',
+          last_tested: '2025-03-08T10:00:00.000Z',
+          detail: null,
+        }),
+    });
+    const store = storeWith();
+    store.dispatch(api.endpoints.getChatModelConfig.initiate());
+    await requested(server, 'GET /chatgpt/config', 1);
+
+    await store.dispatch(api.endpoints.testChatModel.initiate({ api_key: 'sk-wrong' }));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(server.calls('GET /chatgpt/config')).toHaveLength(1);
+
+    await store.dispatch(api.endpoints.testChatModel.initiate({ api_key: 'sk-right' }));
+    await requested(server, 'GET /chatgpt/config', 2);
+
+    await store.dispatch(api.endpoints.testChatModel.initiate({}));
+    await requested(server, 'GET /chatgpt/config', 3);
+  });
+
+  it('refetches a proxy’s holders after its test', async () => {
+    const server = mockApi({
+      'GET /proxies/': reply(200, { proxies: [proxyFixture()], total: 1 }),
+      'POST /proxies/px-1/test': reply(200, { is_connected: true, last_tested: 'x', detail: null, latency_ms: 5 }),
+    });
+    const store = storeWith();
+    store.dispatch(api.endpoints.listProxies.initiate());
+    await requested(server, 'GET /proxies/', 1);
+
+    await store.dispatch(api.endpoints.testProxy.initiate('px-1'));
+    await requested(server, 'GET /proxies/', 2);
   });
 });

@@ -53,3 +53,200 @@ export interface PasswordResetConfirm {
   token: string;
   new_password: string;
 }
+
+/** Paging of every list call (spec §7: skip 0, limit 100 unless told otherwise). */
+export interface PageArgs {
+  skip?: number;
+  limit?: number;
+}
+
+// ---- channels (docs/api-connections.md) ---------------------------------------------------
+
+export interface Channel {
+  id: string;
+  /** The platform studio's channel id, e.g. "UCxxxxxxxxxxxxxxxxxxxxxx". Cannot change. */
+  channel_id: string;
+  name: string | null;
+  min_views: number;
+  is_active: boolean;
+  /** Platform statistics; null until the server has fetched them. */
+  subscriber_count: number | null;
+  video_count: number | null;
+  view_count: number | null;
+  stats_updated_at: string | null;
+  /** Processes publishing to this channel. */
+  process_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChannelList {
+  channels: Channel[];
+  total: number;
+}
+
+export interface ChannelCreate {
+  channel_id: string;
+  name?: string | null;
+  min_views?: number;
+  is_active?: boolean;
+}
+
+/** The channel id cannot change (a different one is 422), so it is not part of an update. */
+export interface ChannelUpdate {
+  name?: string | null;
+  min_views?: number;
+  is_active?: boolean;
+}
+
+// ---- YouTube API configurations -----------------------------------------------------------
+
+export interface YoutubeApi {
+  id: string;
+  name: string;
+  channel_id: string;
+  client_id: string;
+  has_client_secret: boolean;
+  /** "••••••••abcd": secrets are never answered in clear. */
+  client_secret_masked: string;
+  has_api_key: boolean;
+  api_key_masked: string | null;
+  has_refresh_token: boolean;
+  /** The one configuration processes use by default; exactly one is active. */
+  is_active: boolean;
+  is_enabled: boolean;
+  is_connected: boolean;
+  last_tested: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface YoutubeApiList {
+  youtube_apis: YoutubeApi[];
+  total: number;
+  /** The URL to register as authorized redirect URI of the OAuth client. */
+  oauth_redirect_uri: string;
+}
+
+export interface YoutubeApiListArgs extends PageArgs {
+  enabled_only?: boolean;
+}
+
+export interface YoutubeApiCreate {
+  name: string;
+  channel_id: string;
+  client_id: string;
+  client_secret: string;
+  api_key?: string;
+  refresh_token?: string;
+}
+
+/** Any of the create fields; blank secrets keep the stored ones. */
+export interface YoutubeApiUpdate extends Partial<YoutubeApiCreate> {
+  /** Removes the stored API key. */
+  clear_api_key?: boolean;
+}
+
+export interface YoutubeChannelInfo {
+  id: string;
+  title: string;
+  subscriber_count: number | null;
+  video_count: number | null;
+  view_count: number | null;
+}
+
+export interface YoutubeApiTestResult {
+  is_connected: boolean;
+  last_tested: string;
+  needs_authorization: boolean;
+  detail: string | null;
+  channel: YoutubeChannelInfo | null;
+}
+
+/** The consent URL to open in a new window. */
+export interface AuthorizationUrl {
+  url: string;
+}
+
+/** What the authorization window posts to its opener before closing. */
+export interface YoutubeAuthMessage {
+  type: 'youtube-auth';
+  ok: boolean;
+  config_id: string;
+  message?: string;
+}
+
+// ---- chat-model configuration -------------------------------------------------------------
+
+export interface ChatModelConfig {
+  has_api_key: boolean;
+  api_key_masked: string;
+  base_url: string | null;
+  model: string;
+  is_connected: boolean;
+  last_tested: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatModelConfigCreate {
+  api_key: string;
+  base_url?: string;
+  model?: string;
+}
+
+/** A blank (absent) key keeps the stored one; `base_url: null` goes back to the default. */
+export interface ChatModelConfigUpdate {
+  api_key?: string;
+  base_url?: string | null;
+  model?: string;
+}
+
+/** Tests that key, else the stored one. */
+export interface ChatModelTestRequest {
+  api_key?: string;
+  base_url?: string;
+}
+
+export interface ChatModelTestResult {
+  is_connected: boolean;
+  last_tested: string;
+  detail: string | null;
+}
+
+// ---- proxies (admins only) ----------------------------------------------------------------
+
+/** A proxy server (named so to keep clear of the global `Proxy`). */
+export interface ProxyServer {
+  id: string;
+  name: string;
+  /** With the password masked, e.g. "http://user:••••••••abcd@host:8080". */
+  url: string;
+  has_password: boolean;
+  is_active: boolean;
+  is_connected: boolean;
+  last_tested: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProxyList {
+  proxies: ProxyServer[];
+  total: number;
+}
+
+export interface ProxyListArgs extends PageArgs {
+  active_only?: boolean;
+}
+
+export interface ProxyInput {
+  name: string;
+  url: string;
+}
+
+export interface ProxyTestResult {
+  is_connected: boolean;
+  last_tested: string;
+  detail: string | null;
+  latency_ms: number | null;
+}

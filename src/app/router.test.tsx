@@ -77,12 +77,10 @@ describe('feature pages', () => {
   const pages = [
     ['/dashboard', 'Dashboard', 'Painel'],
     ['/processes', 'Processes', 'Processos'],
-    ['/channels', 'Channels', 'Canais'],
     ['/prompts', 'Prompts', 'Prompts'],
     ['/voices', 'Voices', 'Vozes'],
     ['/history', 'History', 'Histórico'],
     ['/subscription', 'Subscription', 'Assinatura'],
-    ['/settings', 'Settings', 'Configurações'],
   ] as const;
 
   it.each(pages)('%s says plainly that it is not built yet, in both languages', async (path, en, pt) => {
@@ -101,7 +99,7 @@ describe('feature pages', () => {
 
 describe('signed-in layout', () => {
   async function renderSignedIn(path = '/dashboard') {
-    mockApi({ 'GET /auth/me': reply(200, testUser) });
+    mockApi({ 'GET /auth/me': reply(200, testUser), 'GET /channels/': reply(200, { channels: [], total: 0 }) });
     const rendered = renderApp(path, { preloadedState: signedIn });
     await screen.findByRole('heading', { level: 1 });
     return rendered;

@@ -8,6 +8,8 @@ export const SERVER_ERROR = 'root.server' as const;
 
 export interface FormErrorAlertProps<T extends FieldValues> {
   errors: FieldErrors<T>;
+  /** Only the server's error: forms whose fields each say what they miss. */
+  serverOnly?: boolean;
 }
 
 /**
@@ -15,10 +17,12 @@ export interface FormErrorAlertProps<T extends FieldValues> {
  * summary of missing fields (the first "required" message, e.g. "Please fill in all fields").
  * Other field errors stay under their fields.
  */
-export function FormErrorAlert<T extends FieldValues>({ errors }: FormErrorAlertProps<T>) {
+export function FormErrorAlert<T extends FieldValues>({ errors, serverOnly = false }: FormErrorAlertProps<T>) {
   const { t } = useTranslation();
   const server = errors.root?.server?.message;
-  const missing = Object.entries(errors).find(([name, error]) => name !== 'root' && error?.type === 'required')?.[1];
+  const missing = serverOnly
+    ? undefined
+    : Object.entries(errors).find(([name, error]) => name !== 'root' && error?.type === 'required')?.[1];
   const message = server ?? (missing ? translateFieldError(t, missing as { type: string; message?: string }) : undefined);
   if (!message) return null;
   return (

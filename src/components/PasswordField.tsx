@@ -7,13 +7,24 @@ import { useTranslation } from 'react-i18next';
 import type { FieldValues } from 'react-hook-form';
 import { TextInput, type TextInputProps } from './TextInput';
 
-export type PasswordFieldProps<T extends FieldValues> = Omit<TextInputProps<T>, 'type' | 'endAdornment'>;
+export interface PasswordFieldProps<T extends FieldValues> extends Omit<TextInputProps<T>, 'type' | 'endAdornment'> {
+  /** The toggle's accessible names; "Show password" / "Hide password" by default. */
+  toggleLabels?: { show: string; hide: string };
+}
 
-/** A password field bound to react-hook-form, with a show/hide toggle. */
-export function PasswordField<T extends FieldValues>({ autoComplete = 'current-password', ...props }: PasswordFieldProps<T>) {
+/**
+ * A password (or any secret: API key, client secret) field bound to react-hook-form, masked, with
+ * a show/hide toggle.
+ */
+export function PasswordField<T extends FieldValues>({
+  autoComplete = 'current-password',
+  toggleLabels,
+  ...props
+}: PasswordFieldProps<T>) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
-  const toggleLabel = visible ? t('password.hide') : t('password.show');
+  const labels = toggleLabels ?? { show: t('password.show'), hide: t('password.hide') };
+  const toggleLabel = visible ? labels.hide : labels.show;
   return (
     <TextInput<T>
       {...props}

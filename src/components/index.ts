@@ -6,3 +6,12 @@ export { PageSpinner } from './PageSpinner';
 export { PasswordField, type PasswordFieldProps } from './PasswordField';
 export { TextInput, type TextInputProps } from './TextInput';
 export { FormErrorAlert, SERVER_ERROR, type FormErrorAlertProps } from './FormErrorAlert';
+export { LoadErrorAlert, type LoadErrorAlertProps } from './LoadErrorAlert';
+export { useLocale } from './useLocale';
+/*
+ * Not re-exported here: ConfirmDialog, FormDialog, Feedback (snackbar), Skeletons and StatusChip.
+ * The entry chunk (/login) imports this barrel, and webpack keeps every module a barrel
+ * re-exports (the project declares no `sideEffects`), which would pull MUI's Dialog, Modal,
+ * Snackbar, Chip and Skeleton into /login. Features import them from their own files:
+ *   import { ConfirmDialog } from '../../components/ConfirmDialog';
+ */

@@ -1,4 +1,4 @@
-import type { AuthResult, User } from '../api';
+import type { AuthResult, Channel, ChatModelConfig, ProxyServer, User, YoutubeApi } from '../api';
 
 export const testUser: User = {
   id: '5f0c6e9e-3d7a-4d2b-9d8e-2f4b1c0a9e11',
@@ -12,6 +12,87 @@ export const testUser: User = {
   created_at: '2025-01-15T12:00:00.000Z',
 };
 
+export const adminUser: User = { ...testUser, id: 'a0000000-0000-4000-8000-000000000001', name: 'Root Admin', is_admin: true };
+
 export function authResult(user: User = testUser, token = 'token-123'): AuthResult {
   return { access_token: token, token_type: 'bearer', user };
+}
+
+/** The preloaded state of a signed-in visitor (the guard then asks GET /auth/me). */
+export const signedInState = { auth: { token: 'stored-token' } };
+
+const stamp = '2025-03-01T12:00:00.000Z';
+
+export function channelFixture(overrides: Partial<Channel> = {}): Channel {
+  return {
+    id: 'ch-1',
+    channel_id: 'UCmainchannel000000000001',
+    name: 'Main channel',
+    min_views: 1000,
+    is_active: true,
+    subscriber_count: 1234567,
+    video_count: 321,
+    view_count: 98765432,
+    stats_updated_at: stamp,
+    process_count: 2,
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function youtubeApiFixture(overrides: Partial<YoutubeApi> = {}): YoutubeApi {
+  return {
+    id: 'yt-1',
+    name: 'Main OAuth',
+    channel_id: 'UCmainchannel000000000001',
+    client_id: 'client-1.apps.googleusercontent.com',
+    has_client_secret: true,
+    client_secret_masked: '••••••••cret',
+    has_api_key: false,
+    api_key_masked: null,
+    has_refresh_token: true,
+    is_active: true,
+    is_enabled: true,
+    is_connected: true,
+    last_tested: '2025-03-07T17:05:00.000Z',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export const OAUTH_REDIRECT_URI = 'http://localhost/api/v1/youtube-auth/callback';
+
+export function youtubeApiList(configs: YoutubeApi[]) {
+  return { youtube_apis: configs, total: configs.length, oauth_redirect_uri: OAUTH_REDIRECT_URI };
+}
+
+export function proxyFixture(overrides: Partial<ProxyServer> = {}): ProxyServer {
+  return {
+    id: 'px-1',
+    name: 'Office proxy',
+    url: 'http://user:••••••••abcd@proxy.example.com:8080',
+    has_password: true,
+    is_active: true,
+    is_connected: true,
+    last_tested: '2025-03-07T17:05:00.000Z',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function chatModelConfigFixture(overrides: Partial<ChatModelConfig> = {}): ChatModelConfig {
+  return {
+    has_api_key: true,
+    api_key_masked: '••••••••wxyz',
+    base_url: null,
+    model: 'gpt-4o-mini',
+    is_connected: true,
+    last_tested: '2025-03-07T17:05:00.000Z',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
 }

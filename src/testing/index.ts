@@ -1,4 +1,24 @@
-export { authResult, testUser } from './fixtures';
-export { deferred, mockApi, never, reply, type ApiMock, type MockReply, type MockRequest } from './mockApi';
+export {
+  adminUser,
+  authResult,
+  channelFixture,
+  chatModelConfigFixture,
+  OAUTH_REDIRECT_URI,
+  proxyFixture,
+  signedInState,
+  testUser,
+  youtubeApiFixture,
+  youtubeApiList,
+} from './fixtures';
+export {
+  deferred,
+  mockApi,
+  never,
+  reply,
+  type ApiMock,
+  type MockHandler,
+  type MockReply,
+  type MockRequest,
+} from './mockApi';
 export { renderApp } from './renderApp';
 export { renderWithProviders, testLocation, type ProviderOptions } from './renderWithProviders';

@@ -112,7 +112,7 @@ describe('LoginPage', () => {
   });
 
   it('goes back to the page first asked for after signing in', async () => {
-    mockApi({ 'POST /auth/login': reply(200, authResult()) });
+    mockApi({ 'POST /auth/login': reply(200, authResult()), 'GET /channels/': reply(200, { channels: [], total: 0 }) });
     const { user } = renderApp('/channels?tab=all');
 
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();

@@ -1,0 +1,35 @@
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+
+/**
+ * The console's status colours, one meaning each (CONVENTIONS "visual language"): idle or not
+ * tested grey, running blue with a spinner, completed or connected green, error or disconnected
+ * red, disabled grey (the item itself is dimmed by its card).
+ */
+export type StatusTone = 'neutral' | 'running' | 'success' | 'error' | 'disabled';
+
+const COLOR = {
+  neutral: 'default',
+  running: 'info',
+  success: 'success',
+  error: 'error',
+  disabled: 'default',
+} as const;
+
+export interface StatusChipProps {
+  tone: StatusTone;
+  label: string;
+}
+
+export function StatusChip({ tone, label }: StatusChipProps) {
+  return (
+    <Chip
+      size="small"
+      label={label}
+      color={COLOR[tone]}
+      variant={tone === 'disabled' ? 'outlined' : 'filled'}
+      icon={tone === 'running' ? <CircularProgress size={12} color="inherit" aria-hidden /> : undefined}
+      sx={{ fontWeight: 600 }}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * The settings side menu (spec §2): profile, security, video-platform API, then for admins voices
+ * and proxies, then chat-model and danger zone. The selected one is `?tab=` in the URL.
+ */
+export const SECTIONS = ['profile', 'security', 'youtube-api', 'voices', 'proxies', 'chat-model', 'danger-zone'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+const ADMIN_ONLY: readonly Section[] = ['voices', 'proxies'];
+
+/** Each section's key in settings' `menu` group. */
+export const MENU_KEY = {
+  profile: 'profile',
+  security: 'security',
+  'youtube-api': 'youtube',
+  voices: 'voices',
+  proxies: 'proxies',
+  'chat-model': 'chatModel',
+  'danger-zone': 'dangerZone',
+} as const satisfies Record<Section, string>;
+
+export function sectionsFor(isAdmin: boolean): Section[] {
+  return SECTIONS.filter((section) => isAdmin || !ADMIN_ONLY.includes(section));
+}
+
+/** The section a `?tab=` value opens: itself if the user may see it, else the first one. */
+export function sectionOf(tab: string | null, available: readonly Section[]): Section {
+  return available.find((section) => section === tab) ?? available[0];
+}

@@ -1,0 +1,158 @@
+import { yupResolver } from '@hookform/resolvers/yup';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { errorDetail, useCreateYoutubeApiMutation, useUpdateYoutubeApiMutation, type YoutubeApi } from '../../../api';
+import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../../components';
+import { FormDialog } from '../../../components/FormDialog';
+import { createBody, formValuesOf, updateBody, youtubeApiSchema, type YoutubeApiFormValues } from './schema';
+
+export const GOOGLE_CREDENTIALS_URL = 'https://console.cloud.google.com/apis/credentials';
+
+export interface YoutubeApiDialogProps {
+  /** The configuration to edit; none to add one. */
+  config?: YoutubeApi;
+  /** The list answer's `oauth_redirect_uri`, to register in the Google console. */
+  redirectUri?: string;
+  /** Runs before each submit (the page clears its banner). */
+  beforeSubmit?: () => void;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** Adds or edits a YouTube API configuration. Secrets are masked, and blank keeps them on edit. */
+export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, onSaved }: YoutubeApiDialogProps) {
+  const { t } = useTranslation(['settings', 'common']);
+  const editing = config !== undefined;
+  const [createConfig] = useCreateYoutubeApiMutation();
+  const [updateConfig] = useUpdateYoutubeApiMutation();
+  const {
+    control,
+    handleSubmit,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<YoutubeApiFormValues>({ resolver: yupResolver(youtubeApiSchema(editing)), defaultValues: formValuesOf(config) });
+
+  const onSubmit = async (values: YoutubeApiFormValues) => {
+    clearErrors(SERVER_ERROR);
+    beforeSubmit?.();
+    try {
+      if (editing) await updateConfig({ id: config.id, ...updateBody(values) }).unwrap();
+      else await createConfig(createBody(values)).unwrap();
+      onSaved();
+    } catch (error) {
+      setError(SERVER_ERROR, { type: 'server', message: errorDetail(error) ?? t('youtube.form.saveFailed') });
+    }
+  };
+
+  const secretToggle = (label: string) => ({
+    show: t('common:secret.show', { field: label }),
+    hide: t('common:secret.hide', { field: label }),
+  });
+  const keep = t('youtube.form.keepHint');
+
+  return (
+    <FormDialog
+      open
+      title={editing ? t('youtube.form.editTitle') : t('youtube.form.createTitle')}
+      onSubmit={handleSubmit(onSubmit)}
+      onClose={onClose}
+      saving={isSubmitting}
+    >
+      <FormErrorAlert errors={errors} serverOnly />
+      <Alert severity="info" role="note" sx={{ mb: 2.5, alignItems: 'flex-start' }}>
+        {t('youtube.form.hint')}
+        {redirectUri && (
+          <Box
+            component="code"
+            sx={{ display: 'block', my: 1, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'action.hover', overflowWrap: 'anywhere' }}
+          >
+            {redirectUri}
+          </Box>
+        )}
+        <Link
+          href={GOOGLE_CREDENTIALS_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        >
+          {t('youtube.form.console')}
+          <OpenInNew fontSize="inherit" aria-hidden />
+        </Link>
+      </Alert>
+      <Stack spacing={2.5}>
+        <TextInput<YoutubeApiFormValues>
+          name="name"
+          control={control}
+          label={t('youtube.form.name')}
+          required
+          autoFocus
+          autoComplete="off"
+        />
+        <TextInput<YoutubeApiFormValues>
+          name="channel_id"
+          control={control}
+          label={t('youtube.form.channelId')}
+          required
+          autoComplete="off"
+          placeholder="UCxxxxxxxxxxxxxxxxxxxxxx"
+        />
+        <PasswordField<YoutubeApiFormValues>
+          name="api_key"
+          control={control}
+          label={t('youtube.form.apiKey')}
+          autoComplete="new-password"
+          toggleLabels={secretToggle(t('youtube.form.apiKey'))}
+          placeholder={config?.api_key_masked ?? undefined}
+          helperText={config?.has_api_key ? keep : undefined}
+        />
+        {config?.has_api_key && (
+          <Controller
+            name="clear_api_key"
+            control={control}
+            render={({ field }) => (
+              <FormControlLabel
+                sx={{ mt: '4px !important' }}
+                control={<Checkbox checked={field.value} onChange={(event) => field.onChange(event.target.checked)} />}
+                label={t('youtube.form.clearApiKey')}
+              />
+            )}
+          />
+        )}
+        <TextInput<YoutubeApiFormValues>
+          name="client_id"
+          control={control}
+          label={t('youtube.form.clientId')}
+          required
+          autoComplete="off"
+        />
+        <PasswordField<YoutubeApiFormValues>
+          name="client_secret"
+          control={control}
+          label={t('youtube.form.clientSecret')}
+          required={!editing}
+          autoComplete="new-password"
+          toggleLabels={secretToggle(t('youtube.form.clientSecret'))}
+          placeholder={config?.client_secret_masked}
+          helperText={editing ? keep : undefined}
+        />
+        <PasswordField<YoutubeApiFormValues>
+          name="refresh_token"
+          control={control}
+          label={t('youtube.form.refreshToken')}
+          autoComplete="new-password"
+          toggleLabels={secretToggle(t('youtube.form.refreshToken'))}
+          placeholder={config?.has_refresh_token ? '••••••••' : undefined}
+          helperText={config?.has_refresh_token ? keep : t('youtube.form.refreshTokenHint')}
+        />
+      </Stack>
+    </FormDialog>
+  );
+}
