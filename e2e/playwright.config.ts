@@ -10,6 +10,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT || 3210);
 const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
 export const ADMIN_EMAIL = 'admin@e2e.test';
+/** Fixed ports of `npm run fakes` for the suite: fake Google + YouTube, fake OpenAI, fake proxy. */
+export const FAKES = { google: port + 81, openai: port + 82, proxy: port + 83, channelId: 'UCe2eFakeChannel00000001' };
 
 export default defineConfig({
   testDir: '.',
@@ -41,21 +43,43 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: process.env.E2E_SKIP_BUILD ? 'node server/dist/server.js' : 'npm start',
-    cwd: '..',
-    url: `http://127.0.0.1:${port}/api/v1/health`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL,
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+  webServer: [
+    {
+      command: 'npm run fakes',
+      cwd: '..',
+      url: `http://127.0.0.1:${FAKES.google}/generate_204`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        FAKE_GOOGLE_PORT: String(FAKES.google),
+        FAKE_OPENAI_PORT: String(FAKES.openai),
+        FAKE_PROXY_PORT: String(FAKES.proxy),
+        FAKE_CHANNEL_ID: FAKES.channelId,
+      },
     },
-  },
+    {
+      command: process.env.E2E_SKIP_BUILD ? 'node server/dist/server.js' : 'npm start',
+      cwd: '..',
+      url: `http://127.0.0.1:${port}/api/v1/health`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL,
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        GOOGLE_AUTH_URL: `http://127.0.0.1:${FAKES.google}/o/oauth2/v2/auth`,
+        GOOGLE_TOKEN_URL: `http://127.0.0.1:${FAKES.google}/token`,
+        YOUTUBE_API_URL: `http://127.0.0.1:${FAKES.google}/`,
+        OPENAI_BASE_URL: `http://127.0.0.1:${FAKES.openai}/v1`,
+        PROXY_CHECK_URL: `http://127.0.0.1:${FAKES.google}/generate_204`,
+      },
+    },
+  ],
 });

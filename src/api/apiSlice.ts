@@ -25,8 +25,10 @@
  * |                  |                                      | previous active row changes too);               |
  * |                  |                                      | deleteYoutubeApi (id + LIST: deleting the       |
  * |                  |                                      | active one activates another);                  |
- * |                  |                                      | authorizeYoutubeApi                             |
- * |                  |                                      | none (the window's result invalidates the id)   |
+ * |                  |                                      | authorizeYoutubeApi none (the window's result   |
+ * |                  |                                      | invalidates the id and the Channel LIST)        |
+ * |                  |                                      | A connected test also invalidates Channel LIST: |
+ * |                  |                                      | it refreshed the channel's counts.              |
  * | ChatModelConfig  | getChatModelConfig (null on 404:     | create/update/deleteChatModelConfig;            |
  * |                  | "not configured")                    | testChatModel when the test succeeded or tested |
  * |                  |                                      | the stored key (the server stored the result)   |
@@ -220,7 +222,9 @@ export const api = createApi({
     /** Stores is_connected and last_tested whatever the outcome. */
     testYoutubeApi: builder.mutation<YoutubeApiTestResult, string>({
       query: (id) => ({ url: `/youtube-apis/${encodeURIComponent(id)}/test`, method: 'POST' }),
-      invalidatesTags: (result, _error, id) => (result ? [{ type: 'YoutubeApi', id }] : []),
+      // A successful test also refreshes the channel's subscriber, video and view counts.
+      invalidatesTags: (result, _error, id) =>
+        result ? [{ type: 'YoutubeApi', id }, ...(result.is_connected ? [{ type: 'Channel' as const, id: 'LIST' }] : [])] : [],
     }),
     /** The consent URL; nothing changes until the window reports back. */
     authorizeYoutubeApi: builder.mutation<AuthorizationUrl, string>({

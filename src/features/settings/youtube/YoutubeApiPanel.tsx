@@ -30,7 +30,9 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
     if (isError) console.error('Failed to load YouTube API configurations', error);
   }, [isError, error]);
 
-  const reload = (id: string) => dispatch(api.util.invalidateTags([{ type: 'YoutubeApi', id }]));
+  // The window's test refreshed the channel's counts too.
+  const reload = (id: string) =>
+    dispatch(api.util.invalidateTags([{ type: 'YoutubeApi', id }, { type: 'Channel', id: 'LIST' }]));
   const openAuthorization = useAuthorizationWindow({
     onMessage: (message) => {
       if (message.ok) banner.show('success', message.message || t('youtube.messages.authorized'));
