@@ -3,9 +3,12 @@ import { makeStore } from '../app/store';
 import {
   channelFixture,
   chatModelConfigFixture,
+  promptFixture,
+  promptSummaryOf,
   proxyFixture,
   testUser,
   authResult,
+  voiceFixture,
   youtubeApiFixture,
   youtubeApiList,
 } from '../testing/fixtures';
@@ -299,5 +302,68 @@ describe('api slice: connections (tags)', () => {
 
     await store.dispatch(api.endpoints.testProxy.initiate('px-1'));
     await requested(server, 'GET /proxies/', 2);
+  });
+
+  it('refetches the catalogue: a row after toggles and updates, the list after a create, processes after a delete', async () => {
+    // The processes feature comes later; a stand-in query provides its list's tag.
+    const withProcesses = api.injectEndpoints({
+      endpoints: (builder) => ({
+        processesStandIn: builder.query<unknown, void>({ query: () => '/processes/', providesTags: [{ type: 'Process', id: 'LIST' }] }),
+      }),
+    });
+    const prompt = promptFixture();
+    const voice = voiceFixture();
+    const server = mockApi({
+      'GET /prompts/': reply(200, { prompts: [promptSummaryOf(prompt)], total: 1 }),
+      'GET /voices/': reply(200, { voices: [voice], total: 1 }),
+      'GET /processes/': reply(200, []),
+      'GET /prompts/pr-1': reply(200, prompt),
+      'PUT /prompts/pr-1/toggle': reply(200, prompt),
+      'PUT /prompts/pr-1': reply(200, prompt),
+      'PUT /prompts/pr-1/full': reply(200, prompt),
+      'POST /prompts/full': reply(201, promptFixture({ id: 'pr-2' })),
+      'DELETE /prompts/pr-1': reply(200, { detail: 'deleted', affected_processes: 1 }),
+      'PUT /voices/vo-1/toggle': reply(200, voice),
+      'DELETE /voices/vo-1': reply(200, { detail: 'deleted', affected_processes: 0 }),
+    });
+    const store = storeWith();
+    store.dispatch(api.endpoints.listPrompts.initiate());
+    store.dispatch(api.endpoints.getPrompt.initiate('pr-1'));
+    store.dispatch(api.endpoints.listVoices.initiate());
+    store.dispatch(withProcesses.endpoints.processesStandIn.initiate());
+    await requested(server, 'GET /prompts/', 1);
+    await requested(server, 'GET /processes/', 1);
+    expect(Object.fromEntries(server.calls('GET /voices/')[0].url.searchParams)).toEqual({
+      skip: '0',
+      limit: '100',
+      active_only: 'false',
+    });
+
+    await store.dispatch(api.endpoints.togglePrompt.initiate('pr-1'));
+    await requested(server, 'GET /prompts/', 2);
+    await requested(server, 'GET /prompts/pr-1', 2);
+    await store.dispatch(api.endpoints.updatePromptDescription.initiate({ id: 'pr-1', description: 'New' }));
+    await requested(server, 'GET /prompts/pr-1', 3);
+    expect(server.calls('PUT /prompts/pr-1')[0].body).toEqual({ description: 'New' });
+    await store.dispatch(api.endpoints.updatePromptFull.initiate({ id: 'pr-1', name: 'N', description: 'D', content: 'C', languages: { en: {} } }));
+    await requested(server, 'GET /prompts/pr-1', 4);
+    await store.dispatch(
+      api.endpoints.createPromptFull.initiate({ name: 'N', description: 'D', content: 'C', languages: { pt: {} } }),
+    );
+    await requested(server, 'GET /prompts/', 5);
+    expect(server.calls('GET /prompts/pr-1')).toHaveLength(4);
+    expect(server.calls('GET /processes/')).toHaveLength(1);
+
+    const deleted = await store.dispatch(api.endpoints.deletePrompt.initiate('pr-1'));
+    expect(deleted.data).toEqual({ detail: 'deleted', affected_processes: 1 });
+    await requested(server, 'GET /prompts/', 6);
+    await requested(server, 'GET /processes/', 2);
+
+    await store.dispatch(api.endpoints.toggleVoice.initiate('vo-1'));
+    await requested(server, 'GET /voices/', 2);
+    expect(server.calls('GET /processes/')).toHaveLength(2);
+    await store.dispatch(api.endpoints.deleteVoice.initiate('vo-1'));
+    await requested(server, 'GET /voices/', 3);
+    await requested(server, 'GET /processes/', 3);
   });
 });

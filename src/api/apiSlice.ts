@@ -35,9 +35,17 @@
  * | Proxy            | listProxies (LIST + rows),           | createProxy (LIST); updateProxy, toggleProxy,   |
  * |                  | getProxy (id)                        | testProxy (id, when it answered);               |
  * |                  |                                      | deleteProxy (id + LIST)                         |
+ * | Prompt           | listPrompts (LIST + rows),           | createPrompt, createPromptFull (LIST);          |
+ * |                  | getPrompt (id)                       | updatePromptDescription, updatePromptFull,      |
+ * |                  |                                      | togglePrompt (id); deletePrompt (id + LIST,     |
+ * |                  |                                      | and Process LIST: its processes switch off)     |
+ * | Voice            | listVoices (LIST + rows),            | createVoice (LIST); updateVoice, toggleVoice    |
+ * |                  | getVoice (id)                        | (id); deleteVoice (id + LIST, and Process LIST: |
+ * |                  |                                      | its processes switch off)                       |
  * | Stats            | (dashboard, later issue)             | createChannel, toggleChannel, updateChannel,    |
  * |                  |                                      | deleteChannel (connected-channels counter)      |
- * | Process, Prompt, Voice, Publication, Execution | (their features' queries, added by later issues) |
+ * | Process          | (processes feature, later issue)     | deletePrompt, deleteVoice (LIST)                |
+ * | Publication, Execution | (their features' queries, added by later issues)                          |
  *
  * Login, register and changePassword store the token they receive (tokenReceived) and seed the
  * `me` cache with the user they answer, so the guard needs no extra round trip.
@@ -58,12 +66,18 @@ import type {
   ChatModelConfigUpdate,
   ChatModelTestRequest,
   ChatModelTestResult,
+  CatalogueDeleteResult,
   Detail,
   LoginRequest,
   PageArgs,
   PasswordChange,
   PasswordResetConfirm,
   ProfileUpdate,
+  Prompt,
+  PromptBasicInput,
+  PromptFullInput,
+  PromptList,
+  PromptListArgs,
   ProxyInput,
   ProxyList,
   ProxyListArgs,
@@ -71,6 +85,10 @@ import type {
   ProxyTestResult,
   RegisterRequest,
   User,
+  Voice,
+  VoiceInput,
+  VoiceList,
+  VoiceListArgs,
   YoutubeApi,
   YoutubeApiCreate,
   YoutubeApiList,
@@ -297,6 +315,73 @@ export const api = createApi({
       query: (id) => ({ url: `/proxies/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) => (error ? [] : [{ type: 'Proxy', id }, { type: 'Proxy', id: 'LIST' }]),
     }),
+
+    // ---- prompts (everyone reads; admins write) ------------------------------------------
+    listPrompts: builder.query<PromptList, PromptListArgs | void>({
+      query: (args) => ({ url: '/prompts/', params: paged({ active_only: false, ...(args ?? {}) }) }),
+      providesTags: (result) => listTags('Prompt', result?.prompts),
+    }),
+    /** The full data, with the languages. */
+    getPrompt: builder.query<Prompt, string>({
+      query: (id) => `/prompts/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Prompt', id }],
+    }),
+    createPrompt: builder.mutation<Prompt, PromptBasicInput>({
+      query: (body) => ({ url: '/prompts/', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? [{ type: 'Prompt', id: 'LIST' }] : []),
+    }),
+    createPromptFull: builder.mutation<Prompt, PromptFullInput>({
+      query: (body) => ({ url: '/prompts/full', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? [{ type: 'Prompt', id: 'LIST' }] : []),
+    }),
+    /** PUT /prompts/{id} changes the description only. */
+    updatePromptDescription: builder.mutation<Prompt, { id: string; description: string }>({
+      query: ({ id, description }) => ({ url: `/prompts/${encodeURIComponent(id)}`, method: 'PUT', body: { description } }),
+      invalidatesTags: (result, _error, { id }) => (result ? [{ type: 'Prompt', id }] : []),
+    }),
+    /** Replaces everything, the languages as a whole. */
+    updatePromptFull: builder.mutation<Prompt, { id: string } & PromptFullInput>({
+      query: ({ id, ...body }) => ({ url: `/prompts/${encodeURIComponent(id)}/full`, method: 'PUT', body }),
+      invalidatesTags: (result, _error, { id }) => (result ? [{ type: 'Prompt', id }] : []),
+    }),
+    togglePrompt: builder.mutation<Prompt, string>({
+      query: (id) => ({ url: `/prompts/${encodeURIComponent(id)}/toggle`, method: 'PUT' }),
+      invalidatesTags: (result, _error, id) => (result ? [{ type: 'Prompt', id }] : []),
+    }),
+    /** Processes using the prompt lose it and are switched off: their list refetches too. */
+    deletePrompt: builder.mutation<CatalogueDeleteResult, string>({
+      query: (id) => ({ url: `/prompts/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) =>
+        error ? [] : [{ type: 'Prompt', id }, { type: 'Prompt', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
+    }),
+
+    // ---- voices (everyone reads; admins write) -------------------------------------------
+    listVoices: builder.query<VoiceList, VoiceListArgs | void>({
+      query: (args) => ({ url: '/voices/', params: paged({ active_only: false, ...(args ?? {}) }) }),
+      providesTags: (result) => listTags('Voice', result?.voices),
+    }),
+    getVoice: builder.query<Voice, string>({
+      query: (id) => `/voices/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Voice', id }],
+    }),
+    createVoice: builder.mutation<Voice, VoiceInput>({
+      query: (body) => ({ url: '/voices/', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? [{ type: 'Voice', id: 'LIST' }] : []),
+    }),
+    updateVoice: builder.mutation<Voice, { id: string } & Partial<VoiceInput>>({
+      query: ({ id, ...body }) => ({ url: `/voices/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      invalidatesTags: (result, _error, { id }) => (result ? [{ type: 'Voice', id }] : []),
+    }),
+    toggleVoice: builder.mutation<Voice, string>({
+      query: (id) => ({ url: `/voices/${encodeURIComponent(id)}/toggle`, method: 'PUT' }),
+      invalidatesTags: (result, _error, id) => (result ? [{ type: 'Voice', id }] : []),
+    }),
+    /** Processes using the voice lose it and are switched off: their list refetches too. */
+    deleteVoice: builder.mutation<CatalogueDeleteResult, string>({
+      query: (id) => ({ url: `/voices/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) =>
+        error ? [] : [{ type: 'Voice', id }, { type: 'Voice', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
+    }),
   }),
 });
 
@@ -335,4 +420,18 @@ export const {
   useToggleProxyMutation,
   useTestProxyMutation,
   useDeleteProxyMutation,
+  useListPromptsQuery,
+  useGetPromptQuery,
+  useCreatePromptMutation,
+  useCreatePromptFullMutation,
+  useUpdatePromptDescriptionMutation,
+  useUpdatePromptFullMutation,
+  useTogglePromptMutation,
+  useDeletePromptMutation,
+  useListVoicesQuery,
+  useGetVoiceQuery,
+  useCreateVoiceMutation,
+  useUpdateVoiceMutation,
+  useToggleVoiceMutation,
+  useDeleteVoiceMutation,
 } = api;

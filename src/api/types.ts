@@ -1,5 +1,12 @@
 /** Shapes of the API's answers (snake_case, as the server sends them). */
-import type { BillingPeriod } from '../lib/constants';
+import type {
+  BillingPeriod,
+  PromptCategory,
+  PromptTextField,
+  VoiceGender,
+  VoiceProvider,
+} from '../lib/constants';
+import type { LanguageCode } from '../lib/languages';
 
 export interface User {
   id: string;
@@ -249,4 +256,97 @@ export interface ProxyTestResult {
   last_tested: string;
   detail: string | null;
   latency_ms: number | null;
+}
+
+// ---- the catalogue: prompts and voices (docs/api-catalogue.md) ----------------------------
+
+/** What deleting a prompt or a voice answers: processes that used it were switched off. */
+export interface CatalogueDeleteResult {
+  /** A localized sentence, e.g. "Prompt excluído com sucesso! 2 processo(s) …". */
+  detail: string;
+  affected_processes: number;
+}
+
+export type PromptTexts = Record<PromptTextField, string>;
+
+export interface PromptSummary {
+  id: string;
+  user_id: string | null;
+  name: string;
+  description: string;
+  /** One of PROMPT_CATEGORIES; kept a string in case the server knows more. */
+  category: PromptCategory | (string & {});
+  is_active: boolean;
+  language_codes: string[];
+  /** Processes (of any user) using the prompt. */
+  process_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The full data; `languages` is empty for a prompt saved with basic data only. */
+export interface Prompt extends PromptSummary {
+  content: string;
+  languages: Partial<Record<LanguageCode | (string & {}), PromptTexts>>;
+}
+
+export interface PromptList {
+  /** Newest update first. */
+  prompts: PromptSummary[];
+  total: number;
+}
+
+export interface PromptListArgs extends PageArgs {
+  active_only?: boolean;
+}
+
+/** POST /prompts/ (basic data, no languages). */
+export interface PromptBasicInput {
+  name: string;
+  description: string;
+  content: string;
+  category?: PromptCategory;
+}
+
+/** POST /prompts/full and PUT /prompts/{id}/full: the languages are replaced as a whole. */
+export interface PromptFullInput extends PromptBasicInput {
+  languages: Partial<Record<LanguageCode, Partial<PromptTexts>>>;
+}
+
+export interface Voice {
+  id: string;
+  name: string;
+  /** Free text, e.g. "Narrador", "Feminina". */
+  type: string;
+  /** An absolute http(s) URL, or a path on this server (built-ins: /api/v1/voice-samples/{id}.wav). */
+  sample_url: string;
+  description: string;
+  language: LanguageCode | null;
+  gender: VoiceGender | null;
+  provider: VoiceProvider | (string & {});
+  provider_voice_id: string;
+  is_active: boolean;
+  process_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VoiceList {
+  voices: Voice[];
+  total: number;
+}
+
+export interface VoiceListArgs extends PageArgs {
+  active_only?: boolean;
+}
+
+export interface VoiceInput {
+  name: string;
+  type: string;
+  sample_url: string;
+  description?: string | null;
+  language?: LanguageCode | null;
+  gender?: VoiceGender | null;
+  provider?: VoiceProvider | null;
+  provider_voice_id?: string | null;
 }

@@ -77,8 +77,6 @@ describe('feature pages', () => {
   const pages = [
     ['/dashboard', 'Dashboard', 'Painel'],
     ['/processes', 'Processes', 'Processos'],
-    ['/prompts', 'Prompts', 'Prompts'],
-    ['/voices', 'Voices', 'Vozes'],
     ['/history', 'History', 'Histórico'],
     ['/subscription', 'Subscription', 'Assinatura'],
   ] as const;
@@ -99,7 +97,11 @@ describe('feature pages', () => {
 
 describe('signed-in layout', () => {
   async function renderSignedIn(path = '/dashboard') {
-    mockApi({ 'GET /auth/me': reply(200, testUser), 'GET /channels/': reply(200, { channels: [], total: 0 }) });
+    mockApi({
+      'GET /auth/me': reply(200, testUser),
+      'GET /channels/': reply(200, { channels: [], total: 0 }),
+      'GET /voices/': reply(200, { voices: [], total: 0 }),
+    });
     const rendered = renderApp(path, { preloadedState: signedIn });
     await screen.findByRole('heading', { level: 1 });
     return rendered;

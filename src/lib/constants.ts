@@ -55,10 +55,60 @@ export const DASHBOARD_RECENT_PUBLICATIONS = 5;
 /** History period filter, in days. */
 export const HISTORY_PERIODS_DAYS = [7, 30, 90] as const;
 
-/** Prompts. */
-export const DEFAULT_PROMPT_CATEGORY = 'drama_psicologico';
+/** Prompts: the 8 categories in display order (the first is the default), the default languages. */
+export const PROMPT_CATEGORIES = [
+  'drama_psicologico',
+  'suspense',
+  'romance',
+  'acao',
+  'comedia',
+  'terror',
+  'ficcao_cientifica',
+  'fantasia',
+] as const;
+export type PromptCategory = (typeof PROMPT_CATEGORIES)[number];
+export const DEFAULT_PROMPT_CATEGORY: PromptCategory = 'drama_psicologico';
 export const DEFAULT_PROMPT_LANGUAGES = ['pt', 'en'] as const;
 export const MIN_PROMPT_LANGUAGES = 1;
+
+/** The six texts of each prompt language (docs/api-catalogue.md), in the editor's order. */
+export const PROMPT_TEXT_FIELDS = [
+  'title',
+  'premise',
+  'narrative_prompt',
+  'chapter_1',
+  'next_chapters',
+  'final_chapter',
+] as const;
+export type PromptTextField = (typeof PROMPT_TEXT_FIELDS)[number];
+
+/** The placeholders the video engine fills in those texts. */
+export const PROMPT_PLACEHOLDERS = [
+  '{title}',
+  '{premise}',
+  '{summary}',
+  '{chapter_number}',
+  '{total_chapters}',
+  '{language}',
+  '{previous_titles}',
+] as const;
+
+export function isPromptCategory(value: unknown): value is PromptCategory {
+  return typeof value === 'string' && (PROMPT_CATEGORIES as readonly string[]).includes(value);
+}
+
+/** Voices: who speaks them, and the genders a voice may declare. */
+export const VOICE_PROVIDERS = ['openai', 'elevenlabs', 'espeak'] as const;
+export type VoiceProvider = (typeof VOICE_PROVIDERS)[number];
+export const DEFAULT_VOICE_PROVIDER: VoiceProvider = 'espeak';
+/** Brand names, the same in every language. */
+export const VOICE_PROVIDER_NAMES: Record<VoiceProvider, string> = {
+  openai: 'OpenAI',
+  elevenlabs: 'ElevenLabs',
+  espeak: 'eSpeak NG',
+};
+export const VOICE_GENDERS = ['female', 'male', 'neutral'] as const;
+export type VoiceGender = (typeof VOICE_GENDERS)[number];
 
 /** Channels. */
 export const DEFAULT_MIN_VIEWS = 0;

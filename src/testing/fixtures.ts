@@ -1,4 +1,15 @@
-import type { AuthResult, Channel, ChatModelConfig, ProxyServer, User, YoutubeApi } from '../api';
+import type {
+  AuthResult,
+  Channel,
+  ChatModelConfig,
+  Prompt,
+  PromptSummary,
+  PromptTexts,
+  ProxyServer,
+  User,
+  Voice,
+  YoutubeApi,
+} from '../api';
 
 export const testUser: User = {
   id: '5f0c6e9e-3d7a-4d2b-9d8e-2f4b1c0a9e11',
@@ -93,6 +104,62 @@ export function chatModelConfigFixture(overrides: Partial<ChatModelConfig> = {})
     last_tested: '2025-03-07T17:05:00.000Z',
     created_at: stamp,
     updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function promptTexts(prefix: string): PromptTexts {
+  return {
+    title: `${prefix} title`,
+    premise: `${prefix} premise`,
+    narrative_prompt: `${prefix} narrative`,
+    chapter_1: `${prefix} chapter 1`,
+    next_chapters: `${prefix} next chapters`,
+    final_chapter: `${prefix} final chapter`,
+  };
+}
+
+/** A full prompt (with pt and en texts); pass `languages: {}` for one with basic data only. */
+export function promptFixture(overrides: Partial<Prompt> = {}): Prompt {
+  const languages = overrides.languages ?? { pt: promptTexts('PT'), en: promptTexts('EN') };
+  return {
+    id: 'pr-1',
+    user_id: null,
+    name: 'Family secrets',
+    description: 'A family hides a secret for decades.',
+    category: 'suspense',
+    is_active: true,
+    language_codes: Object.keys(languages),
+    process_count: 3,
+    created_at: stamp,
+    updated_at: '2025-03-07T17:05:00.000Z',
+    content: 'Write a gripping story about a family secret.',
+    ...overrides,
+    languages,
+  };
+}
+
+/** The list's row of a prompt: no content, no languages. */
+export function promptSummaryOf(prompt: Prompt): PromptSummary {
+  const { content: _content, languages: _languages, ...summary } = prompt;
+  return summary;
+}
+
+export function voiceFixture(overrides: Partial<Voice> = {}): Voice {
+  return {
+    id: 'vo-1',
+    name: 'Ana Narradora',
+    type: 'Narrador',
+    sample_url: '/api/v1/voice-samples/vo-1.wav',
+    description: 'A warm Brazilian narrator.',
+    language: 'pt',
+    gender: 'female',
+    provider: 'espeak',
+    provider_voice_id: 'pt-br+f3',
+    is_active: true,
+    process_count: 2,
+    created_at: stamp,
+    updated_at: '2025-03-07T17:05:00.000Z',
     ...overrides,
   };
 }

@@ -4,9 +4,13 @@ export {
   channelFixture,
   chatModelConfigFixture,
   OAUTH_REDIRECT_URI,
+  promptFixture,
+  promptSummaryOf,
+  promptTexts,
   proxyFixture,
   signedInState,
   testUser,
+  voiceFixture,
   youtubeApiFixture,
   youtubeApiList,
 } from './fixtures';

@@ -1,14 +1,126 @@
-import ConstructionOutlined from '@mui/icons-material/ConstructionOutlined';
+import Add from '@mui/icons-material/Add';
+import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, PageHeader } from '../../components';
+import { errorDetail, useListPromptsQuery, useMeQuery, type PromptSummary } from '../../api';
+import { EmptyState, LoadErrorAlert, PageHeader } from '../../components';
+import { FeedbackSnackbar, useFeedback } from '../../components/Feedback';
+import { ListSkeleton } from '../../components/Skeletons';
+import { PromptDeleteDialog } from './PromptDeleteDialog';
+import { PromptDescriptionDialog } from './PromptDescriptionDialog';
+import { PromptEditorDialog } from './PromptEditorDialog';
+import { PromptRow, type PromptAction } from './PromptRow';
+import { PromptViewDialog } from './PromptViewDialog';
 
-/** Placeholder until the prompts issue lands: says plainly that the page is not built yet. */
+type EditorState = { mode: 'create' } | { mode: 'edit'; id: string } | null;
+
+/**
+ * /prompts: the prompt catalogue as a table for everyone; admins also get the actions column
+ * (view, edit description, full edit, activate/deactivate, delete) and the prompt editor.
+ */
 export default function PromptsPage() {
-  const { t } = useTranslation('prompts');
+  const { t } = useTranslation(['prompts', 'common']);
+  const { data: user } = useMeQuery();
+  const admin = user?.is_admin === true;
+  const { data, error, isLoading, isError, isFetching, refetch } = useListPromptsQuery();
+  const [editor, setEditor] = useState<EditorState>(null);
+  const [viewing, setViewing] = useState<PromptSummary | null>(null);
+  const [describing, setDescribing] = useState<PromptSummary | null>(null);
+  const [deleting, setDeleting] = useState<PromptSummary | null>(null);
+  const { feedback, show, clear } = useFeedback();
+
+  useEffect(() => {
+    if (isError) console.error('Failed to load prompts', error);
+  }, [isError, error]);
+
+  // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
+  const prompts = isError ? [] : (data?.prompts ?? []);
+  const openCreate = () => setEditor({ mode: 'create' });
+  const saved = (message: string) => {
+    setEditor(null);
+    setDescribing(null);
+    show('success', message);
+  };
+
+  const onAction = (action: PromptAction, prompt: PromptSummary) => {
+    if (action === 'view') setViewing(prompt);
+    else if (action === 'description') setDescribing(prompt);
+    else if (action === 'edit') setEditor({ mode: 'edit', id: prompt.id });
+    else setDeleting(prompt);
+  };
+
+  const createButton = (
+    <Button variant="contained" startIcon={<Add />} onClick={openCreate}>
+      {t('create')}
+    </Button>
+  );
+
+  let content;
+  if (isLoading) {
+    content = <ListSkeleton rows={4} />;
+  } else if (isError) {
+    content = (
+      <LoadErrorAlert
+        message={t('loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  } else if (prompts.length === 0) {
+    content = (
+      <EmptyState
+        icon={<ArticleOutlined />}
+        message={admin ? t('emptyAdmin') : t('empty')}
+        action={admin ? createButton : undefined}
+      />
+    );
+  } else {
+    content = (
+      <TableContainer component={Paper} variant="outlined">
+        <Table aria-label={t('table.label')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('table.name')}</TableCell>
+              <TableCell>{t('table.description')}</TableCell>
+              <TableCell>{t('table.status')}</TableCell>
+              <TableCell>{t('table.updatedAt')}</TableCell>
+              {admin && <TableCell align="right">{t('table.actions')}</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {prompts.map((prompt) => (
+              <PromptRow key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    );
+  }
+
   return (
     <>
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <EmptyState icon={<ConstructionOutlined />} message={t('notBuilt')} />
+      <PageHeader title={t('title')} subtitle={t('subtitle')} action={admin ? createButton : undefined} />
+      {content}
+      {admin && editor && (
+        <PromptEditorDialog
+          promptId={editor.mode === 'edit' ? editor.id : undefined}
+          onClose={() => setEditor(null)}
+          onSaved={saved}
+        />
+      )}
+      {admin && viewing && <PromptViewDialog prompt={viewing} onClose={() => setViewing(null)} />}
+      {admin && describing && <PromptDescriptionDialog prompt={describing} onClose={() => setDescribing(null)} onSaved={saved} />}
+      {admin && <PromptDeleteDialog prompt={deleting} onClose={() => setDeleting(null)} onDone={show} />}
+      <FeedbackSnackbar feedback={feedback} onClose={clear} />
     </>
   );
 }

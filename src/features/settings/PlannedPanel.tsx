@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components';
 import { PanelHeader } from './PanelHeader';
 
-export type PlannedSection = 'profile' | 'security' | 'voices' | 'dangerZone';
+export type PlannedSection = 'profile' | 'security' | 'dangerZone';
 
 /** A panel that comes in a later issue: it says so plainly, with no make-believe form. */
 export function PlannedPanel({ section }: { section: PlannedSection }) {

@@ -19,9 +19,10 @@ import { PageHeader } from '../../components';
 import { useFeedback } from '../../components/Feedback';
 import type { SettingsBanner } from './banner';
 import { ChatModelPanel } from './chatModel/ChatModelPanel';
-import { PlannedPanel } from './PlannedPanel';
+import { PlannedPanel, type PlannedSection } from './PlannedPanel';
 import { ProxiesPanel } from './proxies/ProxiesPanel';
 import { MENU_KEY, sectionOf, sectionsFor, type Section } from './sections';
+import { VoicesPanel } from './voices/VoicesPanel';
 import { YoutubeApiPanel } from './youtube/YoutubeApiPanel';
 
 const ICONS: Record<Section, ReactElement> = {
@@ -70,11 +71,14 @@ export default function SettingsPage() {
     case 'proxies':
       panel = <ProxiesPanel banner={banner} />;
       break;
+    case 'voices':
+      panel = <VoicesPanel banner={banner} />;
+      break;
     case 'chat-model':
       panel = <ChatModelPanel banner={banner} />;
       break;
     default:
-      panel = <PlannedPanel section={MENU_KEY[current] as 'profile' | 'security' | 'voices' | 'dangerZone'} />;
+      panel = <PlannedPanel section={MENU_KEY[current] as PlannedSection} />;
   }
 
   return (

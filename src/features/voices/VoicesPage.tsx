@@ -1,14 +1,103 @@
-import ConstructionOutlined from '@mui/icons-material/ConstructionOutlined';
+import RecordVoiceOverOutlined from '@mui/icons-material/RecordVoiceOverOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, PageHeader } from '../../components';
+import { Link as RouterLink } from 'react-router-dom';
+import { errorDetail, useListVoicesQuery, useMeQuery, type Voice } from '../../api';
+import { EmptyState, LoadErrorAlert, PageHeader, useLocale } from '../../components';
+import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
+import { useSamplePlayer } from '../../components/useSamplePlayer';
+import { formatCount } from '../../lib/numbers';
+import { VoiceCard } from './VoiceCard';
 
-/** Placeholder until the voices issue lands: says plainly that the page is not built yet. */
-export default function VoicesPage() {
+/** The three counters above the gallery. */
+function Counters({ voices }: { voices: readonly Voice[] }) {
   const { t } = useTranslation('voices');
+  const locale = useLocale();
+  const active = voices.filter((voice) => voice.is_active).length;
+  const counters: [string, number][] = [
+    [t('counters.total'), voices.length],
+    [t('counters.active'), active],
+    [t('counters.inactive'), voices.length - active],
+  ];
+  return (
+    <Box
+      component="dl"
+      aria-label={t('counters.label')}
+      sx={{ m: 0, mb: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}
+    >
+      {counters.map(([label, value]) => (
+        <Paper key={label} variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column-reverse' }}>
+          <Typography component="dt" variant="body2" color="textSecondary">
+            {label}
+          </Typography>
+          <Typography component="dd" variant="h4" sx={{ m: 0, fontWeight: 700 }}>
+            {formatCount(value, locale)}
+          </Typography>
+        </Paper>
+      ))}
+    </Box>
+  );
+}
+
+/** /voices: the voice gallery for everyone, with counters and a sample player. */
+export default function VoicesPage() {
+  const { t } = useTranslation(['voices', 'common']);
+  const { data: user } = useMeQuery();
+  const admin = user?.is_admin === true;
+  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery();
+  const { playingId, toggle } = useSamplePlayer();
+
+  useEffect(() => {
+    if (isError) console.error('Failed to load voices', error);
+  }, [isError, error]);
+
+  // A list that failed to load is emptied (spec §8).
+  const voices = isError ? [] : (data?.voices ?? []);
+  const manage = admin ? (
+    <Button variant="outlined" startIcon={<SettingsOutlined />} component={RouterLink} to="/settings?tab=voices">
+      {t('manage')}
+    </Button>
+  ) : undefined;
+
+  let content;
+  if (isLoading) {
+    content = <CardGridSkeleton />;
+  } else if (isError) {
+    content = (
+      <LoadErrorAlert
+        message={t('loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  } else if (voices.length === 0) {
+    content = <EmptyState icon={<RecordVoiceOverOutlined />} message={admin ? t('emptyAdmin') : t('empty')} action={manage} />;
+  } else {
+    content = (
+      <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
+        {voices.map((voice) => (
+          <VoiceCard
+            key={voice.id}
+            voice={voice}
+            playing={playingId === voice.id}
+            onToggleSample={(target) => toggle(target.id, target.sample_url)}
+          />
+        ))}
+      </Box>
+    );
+  }
+
   return (
     <>
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <EmptyState icon={<ConstructionOutlined />} message={t('notBuilt')} />
+      <PageHeader title={t('title')} subtitle={t('subtitle')} action={manage} />
+      {!isLoading && !isError && <Counters voices={voices} />}
+      {content}
     </>
   );
 }
