@@ -3,6 +3,7 @@ import authRoutes from './auth';
 import channelRoutes from './channels';
 import chatModelRoutes from './chatModel';
 import healthRoutes from './health';
+import processRoutes from './processes';
 import proxyRoutes from './proxies';
 import promptRoutes from './prompts';
 import voiceRoutes from './voices';
@@ -22,4 +23,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(promptRoutes, { prefix: '/prompts' });
   await app.register(voiceRoutes, { prefix: '/voices' });
   await app.register(voiceSampleRoutes, { prefix: '/voice-samples' });
+  await app.register(processRoutes, { prefix: '/processes' });
 }

@@ -7,6 +7,7 @@ import { SecretBox } from '../lib/secrets';
 import { createAuthService } from './auth';
 import { createChannelService } from './channels';
 import { createChatModelService } from './chatModel';
+import { createProcessService } from './processes';
 import { createProxyService } from './proxies';
 import { createPromptService } from './prompts';
 import { createVoiceService } from './voices';
@@ -55,6 +56,7 @@ export function createServices(deps: ServiceDeps) {
   const proxies = createProxyService({ db: deps.db, now, secrets, proxyCheckUrl: deps.config.proxyCheckUrl });
   const prompts = createPromptService({ db: deps.db, now });
   const voices = createVoiceService({ db: deps.db, now, dataDir: deps.config.dataDir });
+  const processes = createProcessService({ db: deps.db, now });
 
   async function health() {
     let database = 'ok';
@@ -67,7 +69,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, health };
+  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, health };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../guards';
+import {
+  dateTime,
+  errorResponses,
+  idParams,
+  listQuery,
+  listResponse,
+  nullableDateTime,
+  nullableInteger,
+  nullableString,
+  type IdParams,
+} from '../schemas';
+import { PROCESS_LANGUAGES, PROCESS_NEEDS, type CreateProcessInput, type UpdateProcessInput } from '../../services/processes';
+
+/**
+ * Processes (docs/api-processes.md). POST /processes/{id}/execute belongs to the engine
+ * (issue 5) and is registered with it.
+ */
+
+const processSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'channel_id',
+    'channel_name',
+    'youtube_api_id',
+    'youtube_api_name',
+    'prompt_id',
+    'prompt_name',
+    'language',
+    'voice_id',
+    'voice_name',
+    'is_active',
+    'status',
+    'execution_step',
+    'execution_steps',
+    'last_execution',
+    'next_execution',
+    'publication_time',
+    'last_error',
+    'needs',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    channel_id: nullableString,
+    channel_name: nullableString,
+    youtube_api_id: nullableString,
+    youtube_api_name: nullableString,
+    prompt_id: nullableString,
+    prompt_name: nullableString,
+    language: { type: 'string' },
+    voice_id: nullableString,
+    voice_name: nullableString,
+    is_active: { type: 'boolean' },
+    status: { type: 'string' },
+    execution_step: nullableInteger,
+    execution_steps: { type: ['array', 'null'], items: { type: 'string' } },
+    last_execution: nullableDateTime,
+    next_execution: dateTime,
+    publication_time: { type: 'string' },
+    last_error: nullableString,
+    needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
+
+const statsSchema = {
+  type: 'object',
+  required: ['total', 'active', 'inactive', 'connected_channels'],
+  properties: {
+    total: { type: 'integer' },
+    active: { type: 'integer' },
+    inactive: { type: 'integer' },
+    connected_channels: { type: 'integer' },
+  },
+} as const;
+
+/**
+ * A reference chosen in the form: a uuid, or blank ('' or null), which the service answers with
+ * a 422 asking to choose one.
+ */
+const reference = {
+  anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string', maxLength: 0 }, { type: 'null' }],
+} as const;
+
+const bodyProperties = {
+  name: { type: 'string', maxLength: 500 },
+  channel_id: reference,
+  youtube_api_id: reference,
+  prompt_id: reference,
+  language: { type: 'string', enum: PROCESS_LANGUAGES },
+  voice_id: reference,
+  is_active: { type: 'boolean' },
+  // The shape only (digits:digits); the range (00:00 to 23:59) is the service's 422 with its message.
+  publication_time: { type: 'string', maxLength: 5, pattern: '^[0-9]{1,2}:[0-9]{2}$' },
+} as const;
+
+export default async function processRoutes(app: FastifyInstance): Promise<void> {
+  const { processes } = app.services;
+  app.addHook('preHandler', requireUser);
+
+  app.get<{ Querystring: { skip: number; limit: number; active_only: boolean } }>(
+    '/',
+    {
+      schema: {
+        querystring: listQuery('active_only'),
+        response: { 200: listResponse('processes', processSchema), ...errorResponses },
+      },
+    },
+    async (request) => processes.list(request.user.id, request.query),
+  );
+
+  // Before '/:id', so "stats" is never taken for an id.
+  app.get('/stats', { schema: { response: { 200: statsSchema, ...errorResponses } } }, async (request) =>
+    processes.stats(request.user.id),
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
+    async (request) => processes.get(request.user.id, request.params.id),
+  );
+
+  app.post<{ Body: CreateProcessInput }>(
+    '/',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['name', 'channel_id', 'youtube_api_id', 'prompt_id', 'language', 'voice_id'],
+          additionalProperties: false,
+          properties: bodyProperties,
+        },
+        response: { 201: processSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await processes.create(request.user.id, request.body, request.language)),
+  );
+
+  app.put<{ Params: IdParams; Body: UpdateProcessInput }>(
+    '/:id',
+    {
+      schema: {
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: bodyProperties },
+        response: { 200: processSchema, ...errorResponses },
+      },
+    },
+    async (request) => processes.update(request.user.id, request.params.id, request.body, request.language),
+  );
+
+  app.put<{ Params: IdParams }>(
+    '/:id/toggle',
+    { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
+    async (request) => processes.toggle(request.user.id, request.params.id, request.language),
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
+    async (request, reply) => {
+      await processes.remove(request.user.id, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

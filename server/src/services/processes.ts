@@ -1,0 +1,470 @@
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db';
+import { channels, processes, promptLanguages, prompts, voices, youtubeApis } from '../db/schema';
+import { notFound, unprocessable } from '../errors';
+import { translate, type Language, type MessageKey } from '../messages';
+import type { Page } from './paging';
+
+/**
+ * Processes: a user's recurring workflows that make and publish one story video every
+ * EXECUTION_INTERVAL_DAYS days (docs/api-processes.md). This service holds the rules of the
+ * records; running them (POST /processes/{id}/execute, the schedule) is the engine's (issue 5).
+ */
+
+/** The seven steps of an execution, in order (spec section 4); `execution_steps` holds these keys. */
+export const PROCESS_STEPS = [
+  'starting',
+  'generating_texts',
+  'creating_story',
+  'generating_audios',
+  'generating_images',
+  'generating_video',
+  'publishing_video',
+] as const;
+export type ProcessStep = (typeof PROCESS_STEPS)[number];
+
+/** A process runs every 3 days; a new one first runs 3 days after its creation (spec section 9). */
+export const EXECUTION_INTERVAL_DAYS = 3;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The languages a process can make videos in; the first is the spec's default. */
+export const PROCESS_LANGUAGES = ['pt', 'en'] as const;
+export type ProcessLanguage = (typeof PROCESS_LANGUAGES)[number];
+
+export const PROCESS_STATUSES = ['idle', 'running', 'completed', 'error'] as const;
+export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
+
+export const DEFAULT_PUBLICATION_TIME = '09:00';
+
+/**
+ * What a process may lack to run, as keys the client translates: a deleted record (the column is
+ * null), a disabled or inactive one, or a prompt without texts in the process's language. In this
+ * order in `needs`.
+ */
+export const PROCESS_NEEDS = [
+  'channel',
+  'youtube_api',
+  'youtube_api_disabled',
+  'prompt',
+  'prompt_inactive',
+  'language',
+  'voice',
+  'voice_inactive',
+] as const;
+export type ProcessNeed = (typeof PROCESS_NEEDS)[number];
+
+export interface ProcessDto {
+  id: string;
+  name: string;
+  channel_id: string | null;
+  channel_name: string | null;
+  youtube_api_id: string | null;
+  youtube_api_name: string | null;
+  prompt_id: string | null;
+  prompt_name: string | null;
+  language: string;
+  voice_id: string | null;
+  voice_name: string | null;
+  is_active: boolean;
+  status: string;
+  execution_step: number | null;
+  execution_steps: string[] | null;
+  last_execution: string | null;
+  next_execution: string;
+  publication_time: string;
+  last_error: string | null;
+  needs: ProcessNeed[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProcessStats {
+  total: number;
+  active: number;
+  inactive: number;
+  connected_channels: number;
+}
+
+/**
+ * The create body. The references may arrive blank ('' or null) from a form: that is a 422
+ * asking to choose one, not a schema error.
+ */
+export interface CreateProcessInput {
+  name: string;
+  channel_id: string | null;
+  youtube_api_id: string | null;
+  prompt_id: string | null;
+  language: ProcessLanguage;
+  voice_id: string | null;
+  is_active?: boolean;
+  publication_time?: string;
+}
+
+/** An update: any of the create fields; only those sent change. */
+export type UpdateProcessInput = Partial<CreateProcessInput>;
+
+type ProcessRow = typeof processes.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** The database or a transaction on it. */
+type Runner = Db | Tx;
+
+const NAME_MAX = 200;
+/** HH:MM, 00:00 to 23:59 (one-digit hours are accepted and padded). */
+const PUBLICATION_TIME = /^([01]?[0-9]|2[0-3]):([0-5][0-9])$/;
+
+const LANGUAGE_NAME: Record<ProcessLanguage, MessageKey> = {
+  pt: 'processes.languageName.pt',
+  en: 'processes.languageName.en',
+};
+
+const NEED_LABEL: Record<ProcessNeed, MessageKey> = {
+  channel: 'processes.need.channel',
+  youtube_api: 'processes.need.youtube_api',
+  youtube_api_disabled: 'processes.need.youtube_api_disabled',
+  prompt: 'processes.need.prompt',
+  prompt_inactive: 'processes.need.prompt_inactive',
+  language: 'processes.need.language',
+  voice: 'processes.need.voice',
+  voice_inactive: 'processes.need.voice_inactive',
+};
+
+function isProcessLanguage(code: string): code is ProcessLanguage {
+  return (PROCESS_LANGUAGES as readonly string[]).includes(code);
+}
+
+/** The language's name in the caller's language (Portuguese / português). */
+function languageName(code: string, into: Language): string {
+  return isProcessLanguage(code) ? translate(into, LANGUAGE_NAME[code]) : code;
+}
+
+function parseName(value: string | undefined): string {
+  const name = value?.trim() ?? '';
+  if (!name) throw unprocessable('processes.nameRequired');
+  return name.slice(0, NAME_MAX);
+}
+
+function parsePublicationTime(value: string): string {
+  const match = PUBLICATION_TIME.exec(value.trim());
+  if (!match) throw unprocessable('processes.publicationTimeInvalid');
+  return `${match[1]!.padStart(2, '0')}:${match[2]!}`;
+}
+
+/** A reference that must be chosen: blank ('' or null) answers the `required` message. */
+function chosen(value: string | null | undefined, required: MessageKey): string {
+  const id = value?.trim() ?? '';
+  if (!id) throw unprocessable(required);
+  return id;
+}
+
+/** A prompt "has texts" in a language when it has that language with at least one non-blank text. */
+const hasTexts = or(
+  sql`${promptLanguages.title} <> ''`,
+  sql`${promptLanguages.premise} <> ''`,
+  sql`${promptLanguages.narrativePrompt} <> ''`,
+  sql`${promptLanguages.chapter1} <> ''`,
+  sql`${promptLanguages.nextChapters} <> ''`,
+  sql`${promptLanguages.finalChapter} <> ''`,
+)!;
+
+/** The columns of a process with everything its answer and its `needs` depend on, from one query. */
+const joinedColumns = {
+  process: processes,
+  /** The channel's name, or its platform id when unnamed. */
+  channelName: sql<string | null>`coalesce(${channels.name}, ${channels.channelId})`,
+  channelFound: sql<boolean>`(${channels.id} is not null)`,
+  youtubeApiName: youtubeApis.name,
+  youtubeApiEnabled: youtubeApis.isEnabled,
+  promptName: prompts.name,
+  promptActive: prompts.isActive,
+  promptHasLanguage: sql<boolean>`(${promptLanguages.promptId} is not null)`,
+  voiceName: voices.name,
+  voiceActive: voices.isActive,
+};
+
+function joinedSelect(runner: Runner, where: SQL | undefined) {
+  return (
+    runner
+      .select(joinedColumns)
+      .from(processes)
+      // Channels and API configurations are per user: only the owner's count.
+      .leftJoin(channels, and(eq(channels.id, processes.channelId), eq(channels.userId, processes.userId)))
+      .leftJoin(youtubeApis, and(eq(youtubeApis.id, processes.youtubeApiId), eq(youtubeApis.userId, processes.userId)))
+      .leftJoin(prompts, eq(prompts.id, processes.promptId))
+      // (prompt_id, language) is the primary key: at most one row.
+      .leftJoin(
+        promptLanguages,
+        and(eq(promptLanguages.promptId, processes.promptId), eq(promptLanguages.language, processes.language), hasTexts),
+      )
+      .leftJoin(voices, eq(voices.id, processes.voiceId))
+      .where(where)
+  );
+}
+
+type JoinedRow = Awaited<ReturnType<typeof joinedSelect>>[number];
+
+/** What the process lacks to run (see PROCESS_NEEDS). */
+export function needsOf(row: JoinedRow): ProcessNeed[] {
+  const needs: ProcessNeed[] = [];
+  if (!row.channelFound) needs.push('channel');
+  if (row.youtubeApiEnabled === null) needs.push('youtube_api');
+  else if (!row.youtubeApiEnabled) needs.push('youtube_api_disabled');
+  if (row.promptActive === null) needs.push('prompt');
+  else {
+    if (!row.promptActive) needs.push('prompt_inactive');
+    if (!row.promptHasLanguage) needs.push('language');
+  }
+  if (row.voiceActive === null) needs.push('voice');
+  else if (!row.voiceActive) needs.push('voice_inactive');
+  return needs;
+}
+
+function toDto(row: JoinedRow): ProcessDto {
+  const p: ProcessRow = row.process;
+  return {
+    id: p.id,
+    name: p.name,
+    channel_id: p.channelId,
+    channel_name: row.channelName,
+    youtube_api_id: p.youtubeApiId,
+    youtube_api_name: row.youtubeApiName,
+    prompt_id: p.promptId,
+    prompt_name: row.promptName,
+    language: p.language,
+    voice_id: p.voiceId,
+    voice_name: row.voiceName,
+    is_active: p.isActive,
+    status: p.status,
+    execution_step: p.executionStep,
+    execution_steps: p.executionSteps ?? null,
+    last_execution: p.lastExecution?.toISOString() ?? null,
+    next_execution: p.nextExecution.toISOString(),
+    publication_time: p.publicationTime,
+    last_error: p.lastError,
+    needs: needsOf(row),
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
+  const ownedBy = (userId: string) => eq(processes.userId, userId);
+  const byId = (userId: string, id: string) => and(eq(processes.id, id), eq(processes.userId, userId));
+
+  async function find(runner: Runner, userId: string, id: string): Promise<JoinedRow> {
+    const [row] = await joinedSelect(runner, byId(userId, id));
+    if (!row) throw notFound('processes.notFound');
+    return row;
+  }
+
+  async function get(userId: string, id: string): Promise<ProcessDto> {
+    return toDto(await find(db, userId, id));
+  }
+
+  /** The user's processes (or only active ones), newest first, with the names of what they use. */
+  async function list(
+    userId: string,
+    page: Page & { active_only?: boolean },
+  ): Promise<{ processes: ProcessDto[]; total: number }> {
+    const where = page.active_only ? and(ownedBy(userId), eq(processes.isActive, true)) : ownedBy(userId);
+    const rows = await joinedSelect(db, where)
+      .orderBy(desc(processes.createdAt), desc(processes.id))
+      .offset(page.skip)
+      .limit(page.limit);
+    const [total] = await db.select({ n: count() }).from(processes).where(where);
+    return { processes: rows.map(toDto), total: total?.n ?? 0 };
+  }
+
+  /** The dashboard's four numbers, from one statement. */
+  async function stats(userId: string): Promise<ProcessStats> {
+    const [row] = await db
+      .select({
+        total: sql<number>`count(*)::int`.mapWith(Number),
+        active: sql<number>`(count(*) filter (where ${processes.isActive}))::int`.mapWith(Number),
+        // Spelled out: the subquery's columns must not resolve to the outer processes table.
+        connectedChannels:
+          sql<number>`(select count(*)::int from "channels" where "channels"."user_id" = ${userId} and "channels"."is_active")`.mapWith(
+            Number,
+          ),
+      })
+      .from(processes)
+      .where(ownedBy(userId));
+    const total = row?.total ?? 0;
+    const active = row?.active ?? 0;
+    return { total, active, inactive: total - active, connected_channels: row?.connectedChannels ?? 0 };
+  }
+
+  // The checks of the references: each answers a 422 with what to do when it fails.
+
+  async function checkChannel(runner: Runner, userId: string, id: string): Promise<void> {
+    const [found] = await runner
+      .select({ id: channels.id })
+      .from(channels)
+      .where(and(eq(channels.id, id), eq(channels.userId, userId)));
+    if (!found) throw unprocessable('processes.channelNotFound');
+  }
+
+  async function checkYoutubeApi(runner: Runner, userId: string, id: string): Promise<void> {
+    const [found] = await runner
+      .select({ isEnabled: youtubeApis.isEnabled })
+      .from(youtubeApis)
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
+    if (!found) throw unprocessable('processes.youtubeApiNotFound');
+    if (!found.isEnabled) throw unprocessable('processes.youtubeApiDisabled');
+  }
+
+  async function checkPrompt(runner: Runner, id: string): Promise<void> {
+    const [found] = await runner.select({ isActive: prompts.isActive }).from(prompts).where(eq(prompts.id, id));
+    if (!found) throw unprocessable('processes.promptNotFound');
+    if (!found.isActive) throw unprocessable('processes.promptInactive');
+  }
+
+  /** The prompt must have texts in the language. */
+  async function checkPromptLanguage(runner: Runner, promptId: string, language: string, into: Language): Promise<void> {
+    const [found] = await runner
+      .select({ promptId: promptLanguages.promptId })
+      .from(promptLanguages)
+      .where(and(eq(promptLanguages.promptId, promptId), eq(promptLanguages.language, language), hasTexts));
+    if (!found) throw unprocessable('processes.promptLanguageMissing', { language: languageName(language, into) });
+  }
+
+  async function checkVoice(runner: Runner, id: string): Promise<void> {
+    const [found] = await runner.select({ isActive: voices.isActive }).from(voices).where(eq(voices.id, id));
+    if (!found) throw unprocessable('processes.voiceNotFound');
+    if (!found.isActive) throw unprocessable('processes.voiceInactive');
+  }
+
+  /** 422 listing, in the caller's language, what the process lacks. */
+  function refuseNeeds(row: JoinedRow, into: Language): void {
+    const needs = needsOf(row);
+    if (needs.length === 0) return;
+    const language = languageName(row.process.language, into);
+    const labels = needs.map((need) => translate(into, NEED_LABEL[need], { language }));
+    throw unprocessable('processes.needsBeforeActivation', { needs: labels.join('; ') });
+  }
+
+  /**
+   * Creates a process: every reference checked (the user's own channel and enabled API
+   * configuration, an active prompt with texts in the language, an active voice). It starts idle,
+   * never executed, due EXECUTION_INTERVAL_DAYS days from now. `into` is the caller's language,
+   * for the language's name in a refusal.
+   */
+  async function create(userId: string, input: CreateProcessInput, into: Language): Promise<ProcessDto> {
+    const name = parseName(input.name);
+    const channelId = chosen(input.channel_id, 'processes.channelRequired');
+    const youtubeApiId = chosen(input.youtube_api_id, 'processes.youtubeApiRequired');
+    const promptId = chosen(input.prompt_id, 'processes.promptRequired');
+    const voiceId = chosen(input.voice_id, 'processes.voiceRequired');
+    const publicationTime =
+      input.publication_time === undefined ? DEFAULT_PUBLICATION_TIME : parsePublicationTime(input.publication_time);
+    const at = now();
+    const id = await db.transaction(async (tx) => {
+      await checkChannel(tx, userId, channelId);
+      await checkYoutubeApi(tx, userId, youtubeApiId);
+      await checkPrompt(tx, promptId);
+      await checkPromptLanguage(tx, promptId, input.language, into);
+      await checkVoice(tx, voiceId);
+      const [row] = await tx
+        .insert(processes)
+        .values({
+          userId,
+          name,
+          channelId,
+          youtubeApiId,
+          promptId,
+          voiceId,
+          language: input.language,
+          isActive: input.is_active ?? false,
+          status: 'idle',
+          lastExecution: null,
+          nextExecution: new Date(at.getTime() + EXECUTION_INTERVAL_DAYS * DAY_MS),
+          publicationTime,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning({ id: processes.id });
+      return row!.id;
+    });
+    return get(userId, id);
+  }
+
+  /**
+   * Changes the fields sent, each checked like on create; a changed prompt or language must still
+   * match (the prompt has texts in the language). `is_active: true` needs an empty `needs` after
+   * the change. The process row is locked meanwhile, so a concurrent change (a prompt deleted,
+   * a toggle) is applied before or after, never in between.
+   */
+  async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
+    await db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ promptId: processes.promptId, language: processes.language })
+        .from(processes)
+        .where(byId(userId, id))
+        .for('update');
+      if (!current) throw notFound('processes.notFound');
+
+      const changes: Partial<typeof processes.$inferInsert> = {};
+      if (input.name !== undefined) changes.name = parseName(input.name);
+      if (input.channel_id !== undefined) {
+        const channelId = chosen(input.channel_id, 'processes.channelRequired');
+        await checkChannel(tx, userId, channelId);
+        changes.channelId = channelId;
+      }
+      if (input.youtube_api_id !== undefined) {
+        const youtubeApiId = chosen(input.youtube_api_id, 'processes.youtubeApiRequired');
+        await checkYoutubeApi(tx, userId, youtubeApiId);
+        changes.youtubeApiId = youtubeApiId;
+      }
+      if (input.prompt_id !== undefined) {
+        const promptId = chosen(input.prompt_id, 'processes.promptRequired');
+        await checkPrompt(tx, promptId);
+        changes.promptId = promptId;
+      }
+      if (input.language !== undefined) changes.language = input.language;
+      // The pair is checked when either side is sent; without a prompt, `needs` asks for one.
+      const promptId = changes.promptId ?? current.promptId;
+      if ((input.prompt_id !== undefined || input.language !== undefined) && promptId) {
+        await checkPromptLanguage(tx, promptId, changes.language ?? current.language, into);
+      }
+      if (input.voice_id !== undefined) {
+        const voiceId = chosen(input.voice_id, 'processes.voiceRequired');
+        await checkVoice(tx, voiceId);
+        changes.voiceId = voiceId;
+      }
+      if (input.publication_time !== undefined) changes.publicationTime = parsePublicationTime(input.publication_time);
+      if (input.is_active !== undefined) changes.isActive = input.is_active;
+
+      await tx
+        .update(processes)
+        .set({ ...changes, updatedAt: now() })
+        .where(byId(userId, id));
+      // Throwing rolls the whole update back: nothing changes on a refusal.
+      if (input.is_active === true) refuseNeeds(await find(tx, userId, id), into);
+    });
+    return get(userId, id);
+  }
+
+  /** Flips `is_active`; turning on needs an empty `needs`. */
+  async function toggle(userId: string, id: string, into: Language): Promise<ProcessDto> {
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select({ isActive: processes.isActive }).from(processes).where(byId(userId, id)).for('update');
+      if (!current) throw notFound('processes.notFound');
+      if (!current.isActive) refuseNeeds(await find(tx, userId, id), into);
+      await tx.update(processes).set({ isActive: !current.isActive, updatedAt: now() }).where(byId(userId, id));
+    });
+    return get(userId, id);
+  }
+
+  /**
+   * Deletes the process. Its executions and story titles go with it by foreign key (ON DELETE
+   * CASCADE); publications keep their record without the process. The media files of executions
+   * are not touched here: they live in the engine's storage (issue 5), which owns their cleanup.
+   */
+  async function remove(userId: string, id: string): Promise<void> {
+    const deleted = await db.delete(processes).where(byId(userId, id)).returning({ id: processes.id });
+    if (deleted.length === 0) throw notFound('processes.notFound');
+  }
+
+  return { list, get, stats, create, update, toggle, remove };
+}
+
+export type ProcessService = ReturnType<typeof createProcessService>;

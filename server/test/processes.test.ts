@@ -1,0 +1,621 @@
+import { eq, sql } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { executions, processes } from '../src/db/schema';
+import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from '../src/services/processes';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+
+let ctx: TestContext;
+let admin: string;
+let token: string;
+let userId: string;
+let stranger: string;
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+const BUILTIN_SUSPENSE = '2a3c5896-f5e9-46df-8603-a72d64833249';
+const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+const EMMA = '170b0db9-cade-4eac-98a5-68d05603e946';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The caller's fixtures: a named channel, an unnamed one, an enabled and a disabled configuration. */
+interface Fixtures {
+  channel: string;
+  unnamedChannel: string;
+  config: string;
+  disabledConfig: string;
+}
+let mine: Fixtures;
+let theirs: Fixtures;
+/** Admin-made catalogue entries: a pt-only prompt, one whose en texts are all blank, inactive ones. */
+let ptOnlyPrompt: string;
+let blankEnPrompt: string;
+let inactivePrompt: string;
+let inactiveVoice: string;
+
+/** Calls /api/v1/processes (as the user unless told otherwise; token null sends none). */
+function api(
+  method: InjectOptions['method'],
+  url: string,
+  options: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+) {
+  const as = options.token === null ? undefined : (options.token ?? token);
+  return call(ctx.app, method, `/api/v1/processes${url}`, { body: options.body, token: as, headers: options.headers });
+}
+
+let counter = 0;
+async function makeChannel(as: string, name: string | null): Promise<string> {
+  counter += 1;
+  const response = await call(ctx.app, 'POST', '/api/v1/channels/', {
+    token: as,
+    body: { channel_id: `UC_process_channel_${counter}`, name },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+async function makeConfig(as: string, enabled = true): Promise<string> {
+  counter += 1;
+  const response = await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+    token: as,
+    body: {
+      name: `Config ${counter}`,
+      channel_id: `UC_config_${counter}`,
+      client_id: `client-${counter}.apps.googleusercontent.com`,
+      client_secret: `GOCSPX-secret-${counter}`,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  const id: string = response.json().id;
+  if (!enabled)
+    expect((await call(ctx.app, 'PUT', `/api/v1/youtube-apis/${id}/toggle`, { token: as })).json().is_enabled).toBe(false);
+  return id;
+}
+
+async function fixtures(as: string): Promise<Fixtures> {
+  return {
+    channel: await makeChannel(as, 'My Stories'),
+    unnamedChannel: await makeChannel(as, null),
+    config: await makeConfig(as),
+    disabledConfig: await makeConfig(as, false),
+  };
+}
+
+const texts = (prefix: string) => ({
+  title: `${prefix} title`,
+  premise: `${prefix} premise`,
+  narrative_prompt: `${prefix} narrative`,
+  chapter_1: `${prefix} chapter 1`,
+  next_chapters: `${prefix} next`,
+  final_chapter: `${prefix} final`,
+});
+
+async function makePrompt(name: string, languages: Record<string, unknown>): Promise<string> {
+  const response = await call(ctx.app, 'POST', '/api/v1/prompts/full', {
+    token: admin,
+    body: { name, description: `${name} description`, content: `${name} content`, languages },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+async function makeVoice(name: string): Promise<string> {
+  const response = await call(ctx.app, 'POST', '/api/v1/voices/', {
+    token: admin,
+    body: { name, type: 'Narrador', sample_url: 'https://example.com/sample.mp3', language: 'pt' },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
+  const user = await signUp(ctx.app);
+  token = user.token;
+  userId = user.user.id;
+  stranger = (await signUp(ctx.app)).token;
+  mine = await fixtures(token);
+  theirs = await fixtures(stranger);
+  ptOnlyPrompt = await makePrompt('Only Portuguese', { pt: texts('PT') });
+  blankEnPrompt = await makePrompt('Blank English', { pt: texts('PT'), en: {} });
+  inactivePrompt = await makePrompt('Switched off', { pt: texts('PT'), en: texts('EN') });
+  expect((await call(ctx.app, 'PUT', `/api/v1/prompts/${inactivePrompt}/toggle`, { token: admin })).json().is_active).toBe(false);
+  inactiveVoice = await makeVoice('Quiet');
+  expect((await call(ctx.app, 'PUT', `/api/v1/voices/${inactiveVoice}/toggle`, { token: admin })).json().is_active).toBe(false);
+});
+
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** A valid create body with the caller's fixtures (pt, the built-in drama prompt, Helena). */
+function body(overrides: Record<string, unknown> = {}, f: Fixtures = mine) {
+  return {
+    name: 'Family secrets daily',
+    channel_id: f.channel,
+    youtube_api_id: f.config,
+    prompt_id: BUILTIN_DRAMA,
+    language: 'pt',
+    voice_id: HELENA,
+    ...overrides,
+  };
+}
+
+async function create(overrides: Record<string, unknown> = {}, as = token, f: Fixtures = mine) {
+  const response = await api('POST', '/', { body: body(overrides, f), token: as });
+  expect(response.statusCode).toBe(201);
+  return response.json() as ProcessJson;
+}
+
+interface ProcessJson {
+  id: string;
+  name: string;
+  is_active: boolean;
+  needs: string[];
+  updated_at: string;
+  [key: string]: unknown;
+}
+
+async function scalar(query: ReturnType<typeof sql>): Promise<number> {
+  const result = await ctx.database.db.execute(query);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
+}
+
+const processCount = () => scalar(sql`select count(*)::int as n from processes`);
+
+/** The stored row of a process, to prove a refused call changed nothing. */
+async function stored(id: string) {
+  const [row] = await ctx.database.db.select().from(processes).where(eq(processes.id, id));
+  return row;
+}
+
+describe('create', () => {
+  test('a new process: idle, off, 09:00, never executed, due three days after creation, with names', async () => {
+    ctx.clock.advance(60_000);
+    const at = ctx.clock.now;
+    const response = await api('POST', '/', { body: body({ name: '  Family secrets  ' }) });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({
+      id: expect.any(String),
+      name: 'Family secrets',
+      channel_id: mine.channel,
+      channel_name: 'My Stories',
+      youtube_api_id: mine.config,
+      youtube_api_name: expect.stringMatching(/^Config \d+$/),
+      prompt_id: BUILTIN_DRAMA,
+      prompt_name: 'Segredos de Família',
+      language: 'pt',
+      voice_id: HELENA,
+      voice_name: 'Helena',
+      is_active: false,
+      status: 'idle',
+      execution_step: null,
+      execution_steps: null,
+      last_execution: null,
+      next_execution: new Date(at.getTime() + 3 * DAY_MS).toISOString(),
+      publication_time: '09:00',
+      last_error: null,
+      needs: [],
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    });
+    const got = await api('GET', `/${response.json().id}`);
+    expect(got.statusCode).toBe(200);
+    expect(got.json()).toEqual(response.json());
+  });
+
+  test('is_active and publication_time when sent; an unnamed channel shows its platform id', async () => {
+    const process = await create({
+      channel_id: mine.unnamedChannel,
+      prompt_id: BUILTIN_SUSPENSE,
+      language: 'en',
+      voice_id: EMMA,
+      is_active: true,
+      publication_time: '21:30',
+    });
+    expect(process).toMatchObject({ is_active: true, publication_time: '21:30', language: 'en', needs: [] });
+    expect(process.channel_name).toMatch(/^UC_process_channel_\d+$/);
+    expect((await create({ publication_time: '7:05' })).publication_time).toBe('07:05');
+    expect((await create({ publication_time: '00:00' })).publication_time).toBe('00:00');
+    expect((await create({ publication_time: '23:59' })).publication_time).toBe('23:59');
+  });
+
+  const refusals: [string, () => Record<string, unknown>, number, string | RegExp][] = [
+    ['a blank name', () => body({ name: '   ' }), 422, 'Enter a name for the process'],
+    ['a missing name', () => ({ ...body(), name: undefined }), 400, /name/],
+    ['a missing language', () => ({ ...body(), language: undefined }), 400, /language/],
+    ['a missing voice', () => ({ ...body(), voice_id: undefined }), 400, /voice_id/],
+    ['a language other than pt or en', () => body({ language: 'es' }), 400, /language/],
+    ['an unknown field', () => body({ owner: 'me' }), 400, /additional/],
+    ['a malformed id', () => body({ channel_id: 'channel-1' }), 400, /channel_id/],
+    ['a blank channel', () => body({ channel_id: '' }), 422, 'Choose a channel'],
+    ['a null channel', () => body({ channel_id: null }), 422, 'Choose a channel'],
+    ['a blank configuration', () => body({ youtube_api_id: null }), 422, 'Choose a YouTube API configuration'],
+    ['a blank prompt', () => body({ prompt_id: '' }), 422, 'Choose a prompt'],
+    ['a blank voice', () => body({ voice_id: null }), 422, 'Choose a voice'],
+    ['an unknown channel', () => body({ channel_id: MISSING_ID }), 422, 'Channel not found; choose one of your channels'],
+    ["another user's channel", () => body({ channel_id: theirs.channel }), 422, 'Channel not found; choose one of your channels'],
+    [
+      'an unknown configuration',
+      () => body({ youtube_api_id: MISSING_ID }),
+      422,
+      'YouTube API configuration not found; choose one of yours',
+    ],
+    [
+      "another user's configuration",
+      () => body({ youtube_api_id: theirs.config }),
+      422,
+      'YouTube API configuration not found; choose one of yours',
+    ],
+    [
+      'a disabled configuration',
+      () => body({ youtube_api_id: mine.disabledConfig }),
+      422,
+      'This YouTube API configuration is disabled; enable it in Settings or choose another',
+    ],
+    ['an unknown prompt', () => body({ prompt_id: MISSING_ID }), 422, 'Prompt not found; choose another'],
+    ['an inactive prompt', () => body({ prompt_id: inactivePrompt }), 422, 'This prompt is inactive; choose another'],
+    [
+      'a language the prompt lacks',
+      () => body({ prompt_id: ptOnlyPrompt, language: 'en' }),
+      422,
+      'The prompt has no texts in English; choose another language or prompt',
+    ],
+    [
+      'a language whose texts are all blank',
+      () => body({ prompt_id: blankEnPrompt, language: 'en' }),
+      422,
+      'The prompt has no texts in English; choose another language or prompt',
+    ],
+    ['an unknown voice', () => body({ voice_id: MISSING_ID }), 422, 'Voice not found; choose another'],
+    ['an inactive voice', () => body({ voice_id: inactiveVoice }), 422, 'This voice is inactive; choose another'],
+    ['hour 24', () => body({ publication_time: '24:00' }), 422, 'Publication time must be HH:MM (00:00 to 23:59)'],
+    ['minute 60', () => body({ publication_time: '12:60' }), 422, 'Publication time must be HH:MM (00:00 to 23:59)'],
+    ['a time that is not HH:MM', () => body({ publication_time: 'noon' }), 400, /publication_time/],
+  ];
+
+  test.each(refusals)('refuses %s and creates nothing', async (_label, makeBody, status, detail) => {
+    const before = await processCount();
+    const response = await api('POST', '/', { body: makeBody() });
+    expect(response.statusCode).toBe(status);
+    expect(response.json().detail).toEqual(typeof detail === 'string' ? detail : expect.stringMatching(detail));
+    expect(await processCount()).toBe(before);
+  });
+
+  test('refusals are answered in Portuguese too', async () => {
+    const pt = { 'accept-language': 'pt-BR' };
+    const language = await api('POST', '/', { body: body({ prompt_id: ptOnlyPrompt, language: 'en' }), headers: pt });
+    expect(language.json()).toEqual({ detail: 'O prompt não tem textos em inglês; escolha outro idioma ou prompt' });
+    const disabled = await api('POST', '/', { body: body({ youtube_api_id: mine.disabledConfig }), headers: pt });
+    expect(disabled.json()).toEqual({
+      detail: 'Esta configuração da API do YouTube está desativada; ative-a em Configurações ou escolha outra',
+    });
+    const time = await api('POST', '/', { body: body({ publication_time: '25:00' }), headers: pt });
+    expect(time.json()).toEqual({ detail: 'O horário de publicação deve estar no formato HH:MM (00:00 a 23:59)' });
+  });
+});
+
+describe('update', () => {
+  test('changes only the fields sent', async () => {
+    const process = await create({ name: 'Before', publication_time: '10:15' });
+    ctx.clock.advance(5_000);
+    const renamed = await api('PUT', `/${process.id}`, { body: { name: 'After' } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toEqual({ ...process, name: 'After', updated_at: ctx.clock.now.toISOString() });
+
+    const moved = await api('PUT', `/${process.id}`, {
+      body: {
+        language: 'en',
+        voice_id: EMMA,
+        prompt_id: BUILTIN_SUSPENSE,
+        channel_id: mine.unnamedChannel,
+        publication_time: '18:45',
+      },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({
+      name: 'After',
+      language: 'en',
+      voice_id: EMMA,
+      voice_name: 'Emma',
+      prompt_id: BUILTIN_SUSPENSE,
+      prompt_name: 'Mistérios da Cidade Pequena',
+      channel_id: mine.unnamedChannel,
+      youtube_api_id: mine.config,
+      publication_time: '18:45',
+      is_active: false,
+      status: 'idle',
+      next_execution: process.next_execution,
+      created_at: process.created_at,
+      needs: [],
+    });
+    const empty = await api('PUT', `/${process.id}`, { body: {} });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toMatchObject({ name: 'After', language: 'en', publication_time: '18:45' });
+  });
+
+  test('checks the fields sent like on create, and changes nothing on a refusal', async () => {
+    const process = await create({ prompt_id: ptOnlyPrompt });
+    const before = await stored(process.id);
+    for (const [changes, detail] of [
+      [{ name: '' }, 'Enter a name for the process'],
+      [{ language: 'en' }, 'The prompt has no texts in English; choose another language or prompt'],
+      [
+        { prompt_id: blankEnPrompt, language: 'en', name: 'Renamed' },
+        'The prompt has no texts in English; choose another language or prompt',
+      ],
+      [{ prompt_id: inactivePrompt }, 'This prompt is inactive; choose another'],
+      [{ prompt_id: null }, 'Choose a prompt'],
+      [{ channel_id: theirs.channel }, 'Channel not found; choose one of your channels'],
+      [{ channel_id: '' }, 'Choose a channel'],
+      [
+        { youtube_api_id: mine.disabledConfig },
+        'This YouTube API configuration is disabled; enable it in Settings or choose another',
+      ],
+      [{ youtube_api_id: theirs.config }, 'YouTube API configuration not found; choose one of yours'],
+      [{ voice_id: inactiveVoice, name: 'Renamed' }, 'This voice is inactive; choose another'],
+      [{ voice_id: MISSING_ID }, 'Voice not found; choose another'],
+      [{ publication_time: '99:99' }, 'Publication time must be HH:MM (00:00 to 23:59)'],
+    ] as const) {
+      const response = await api('PUT', `/${process.id}`, { body: changes });
+      expect({ changes, status: response.statusCode, body: response.json() }).toEqual({ changes, status: 422, body: { detail } });
+    }
+    for (const changes of [{ language: 'fr' }, { nickname: 'x' }, { voice_id: 'nope' }]) {
+      expect((await api('PUT', `/${process.id}`, { body: changes })).statusCode).toBe(400);
+    }
+    expect(await stored(process.id)).toEqual(before);
+    // A prompt and a language that match are accepted together.
+    const switched = await api('PUT', `/${process.id}`, { body: { prompt_id: BUILTIN_DRAMA, language: 'en' } });
+    expect(switched.statusCode).toBe(200);
+    expect(switched.json()).toMatchObject({ prompt_id: BUILTIN_DRAMA, language: 'en', needs: [] });
+  });
+});
+
+describe('toggle and turning on', () => {
+  test('toggle flips is_active both ways', async () => {
+    const process = await create();
+    const on = await api('PUT', `/${process.id}/toggle`);
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ id: process.id, is_active: true, needs: [] });
+    const off = await api('PUT', `/${process.id}/toggle`);
+    expect(off.json()).toMatchObject({ is_active: false });
+    const byUpdate = await api('PUT', `/${process.id}`, { body: { is_active: true } });
+    expect(byUpdate.json()).toMatchObject({ is_active: true });
+    expect((await api('PUT', `/${process.id}`, { body: { is_active: false } })).json()).toMatchObject({ is_active: false });
+  });
+
+  test('a process whose prompt was deleted needs a prompt, and cannot be turned on until it has one', async () => {
+    const doomed = await makePrompt('Doomed', { pt: texts('PT'), en: texts('EN') });
+    const process = await create({ prompt_id: doomed, is_active: true });
+    const deleted = await call(ctx.app, 'DELETE', `/api/v1/prompts/${doomed}`, { token: admin });
+    expect(deleted.json().affected_processes).toBe(1);
+
+    const got = (await api('GET', `/${process.id}`)).json();
+    expect(got).toMatchObject({ prompt_id: null, prompt_name: null, is_active: false, needs: ['prompt'] });
+
+    const before = await stored(process.id);
+    const toggled = await api('PUT', `/${process.id}/toggle`);
+    expect(toggled.statusCode).toBe(422);
+    expect(toggled.json()).toEqual({ detail: 'Fill in what this process needs before turning it on: choose a prompt' });
+    const updated = await api('PUT', `/${process.id}`, { body: { is_active: true, name: 'Still off' } });
+    expect(updated.statusCode).toBe(422);
+    expect(await stored(process.id)).toEqual(before);
+
+    // Turning off and other edits stay possible; choosing a prompt fixes it.
+    expect((await api('PUT', `/${process.id}`, { body: { name: 'Renamed' } })).json()).toMatchObject({
+      name: 'Renamed',
+      needs: ['prompt'],
+    });
+    const fixed = await api('PUT', `/${process.id}`, { body: { prompt_id: BUILTIN_DRAMA, is_active: true } });
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.json()).toMatchObject({ prompt_id: BUILTIN_DRAMA, is_active: true, needs: [] });
+  });
+
+  test('needs follow the channel, the configuration, the prompt and the voice', async () => {
+    const channel = await makeChannel(token, 'Short-lived');
+    const config = await makeConfig(token);
+    const prompt = await makePrompt('Changing', { pt: texts('PT'), en: texts('EN') });
+    const voice = await makeVoice('Changing voice');
+    const process = await create({
+      channel_id: channel,
+      youtube_api_id: config,
+      prompt_id: prompt,
+      voice_id: voice,
+      language: 'en',
+    });
+    const needs = async () => (await api('GET', `/${process.id}`)).json();
+
+    await call(ctx.app, 'PUT', `/api/v1/youtube-apis/${config}/toggle`, { token });
+    expect((await needs()).needs).toEqual(['youtube_api_disabled']);
+    await call(ctx.app, 'PUT', `/api/v1/prompts/${prompt}/toggle`, { token: admin });
+    await call(ctx.app, 'PUT', `/api/v1/voices/${voice}/toggle`, { token: admin });
+    expect((await needs()).needs).toEqual(['youtube_api_disabled', 'prompt_inactive', 'voice_inactive']);
+
+    const onlyPt = await call(ctx.app, 'PUT', `/api/v1/prompts/${prompt}/full`, {
+      token: admin,
+      body: { name: 'Changing', description: 'd', content: 'c', languages: { pt: texts('PT') } },
+    });
+    expect(onlyPt.statusCode).toBe(200);
+    expect((await needs()).needs).toEqual(['youtube_api_disabled', 'prompt_inactive', 'language', 'voice_inactive']);
+
+    const refused = await api('PUT', `/${process.id}/toggle`, { headers: { 'accept-language': 'pt' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      detail:
+        'Complete o que este processo precisa antes de ativá-lo: ative a configuração da API do YouTube em Configurações ou escolha outra; ' +
+        'escolha um prompt ativo (o atual está inativo); escolha um idioma em que o prompt tenha textos (ele não tem textos em inglês); ' +
+        'escolha uma voz ativa (a atual está inativa)',
+    });
+
+    expect((await call(ctx.app, 'DELETE', `/api/v1/channels/${channel}`, { token })).statusCode).toBe(204);
+    expect((await call(ctx.app, 'DELETE', `/api/v1/youtube-apis/${config}`, { token })).statusCode).toBe(204);
+    expect((await call(ctx.app, 'DELETE', `/api/v1/voices/${voice}`, { token: admin })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'DELETE', `/api/v1/prompts/${prompt}`, { token: admin })).statusCode).toBe(200);
+    expect(await needs()).toMatchObject({
+      channel_id: null,
+      channel_name: null,
+      youtube_api_id: null,
+      youtube_api_name: null,
+      prompt_id: null,
+      prompt_name: null,
+      voice_id: null,
+      voice_name: null,
+      needs: ['channel', 'youtube_api', 'prompt', 'voice'],
+    });
+    const english = await api('PUT', `/${process.id}/toggle`);
+    expect(english.json()).toEqual({
+      detail:
+        'Fill in what this process needs before turning it on: choose a channel; choose a YouTube API configuration; choose a prompt; choose a voice',
+    });
+    expect((await stored(process.id))!.isActive).toBe(false);
+  });
+});
+
+describe('list and stats', () => {
+  let owner: string;
+  let f: Fixtures;
+  const made: ProcessJson[] = [];
+
+  beforeAll(async () => {
+    owner = (await signUp(ctx.app)).token;
+    f = await fixtures(owner);
+    for (const overrides of [
+      { name: 'First', is_active: true },
+      { name: 'Second', channel_id: f.unnamedChannel, voice_id: EMMA, language: 'en', prompt_id: BUILTIN_SUSPENSE },
+      { name: 'Third', is_active: true },
+    ]) {
+      ctx.clock.advance(1_000);
+      made.push(await create(overrides, owner, f));
+    }
+  });
+
+  test('lists the caller’s processes newest first, with the names of what they use', async () => {
+    const response = await api('GET', '/', { token: owner });
+    expect(response.statusCode).toBe(200);
+    const { processes: listed, total } = response.json();
+    expect(total).toBe(3);
+    expect(listed.map((p: ProcessJson) => p.name)).toEqual(['Third', 'Second', 'First']);
+    expect(listed[0]).toEqual(made[2]);
+    expect(listed[1]).toMatchObject({
+      channel_name: expect.stringMatching(/^UC_process_channel_\d+$/),
+      youtube_api_name: expect.stringMatching(/^Config \d+$/),
+      prompt_name: 'Mistérios da Cidade Pequena',
+      voice_name: 'Emma',
+    });
+    expect(listed[2]).toMatchObject({ channel_name: 'My Stories', prompt_name: 'Segredos de Família', voice_name: 'Helena' });
+  });
+
+  test('pages and filters active processes', async () => {
+    const page = (await api('GET', '/?skip=1&limit=1', { token: owner })).json();
+    expect(page).toMatchObject({ total: 3 });
+    expect(page.processes.map((p: ProcessJson) => p.name)).toEqual(['Second']);
+    const active = (await api('GET', '/?active_only=true', { token: owner })).json();
+    expect(active.total).toBe(2);
+    expect(active.processes.map((p: ProcessJson) => p.name)).toEqual(['Third', 'First']);
+    const activePage = (await api('GET', '/?active_only=true&skip=1&limit=5', { token: owner })).json();
+    expect(activePage).toMatchObject({ total: 2 });
+    expect(activePage.processes.map((p: ProcessJson) => p.name)).toEqual(['First']);
+    expect((await api('GET', '/?limit=0', { token: owner })).statusCode).toBe(400);
+    expect((await api('GET', '/?sort=name', { token: owner })).statusCode).toBe(400);
+  });
+
+  test('stats count the caller’s processes and enabled channels', async () => {
+    const response = await api('GET', '/stats', { token: owner });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ total: 3, active: 2, inactive: 1, connected_channels: 2 });
+
+    const channel = await makeChannel(owner, 'Extra');
+    expect((await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token: owner })).json().is_active).toBe(false);
+    expect((await api('GET', '/stats', { token: owner })).json()).toMatchObject({ connected_channels: 2 });
+    await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token: owner });
+    expect((await api('GET', '/stats', { token: owner })).json()).toMatchObject({ connected_channels: 3 });
+
+    const newcomer = (await signUp(ctx.app)).token;
+    expect((await api('GET', '/stats', { token: newcomer })).json()).toEqual({
+      total: 0,
+      active: 0,
+      inactive: 0,
+      connected_channels: 0,
+    });
+    expect((await api('GET', '/', { token: newcomer })).json()).toEqual({ processes: [], total: 0 });
+  });
+});
+
+describe('delete', () => {
+  test('removes the process and its executions', async () => {
+    const process = await create();
+    const other = await create({ name: 'Bystander' });
+    await ctx.database.db.insert(executions).values([
+      { processId: process.id, userId, language: 'pt' },
+      { processId: process.id, userId, language: 'pt', status: 'completed' },
+      { processId: other.id, userId, language: 'pt' },
+    ]);
+    const deleted = await api('DELETE', `/${process.id}`);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+    expect((await api('GET', `/${process.id}`)).statusCode).toBe(404);
+    expect(await scalar(sql`select count(*)::int as n from executions where process_id = ${process.id}`)).toBe(0);
+    expect(await scalar(sql`select count(*)::int as n from executions where process_id = ${other.id}`)).toBe(1);
+    expect((await api('DELETE', `/${process.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('access', () => {
+  test('another user’s process answers 404 to every call and is left alone', async () => {
+    const process = await create({ name: 'Private' });
+    const before = await stored(process.id);
+    for (const [method, url, changes] of [
+      ['GET', `/${process.id}`, undefined],
+      ['PUT', `/${process.id}`, { name: 'Theirs now' }],
+      ['PUT', `/${process.id}`, body({}, theirs)],
+      ['PUT', `/${process.id}/toggle`, undefined],
+      ['DELETE', `/${process.id}`, undefined],
+    ] as const) {
+      const response = await api(method, url, { token: stranger, body: changes });
+      expect({ method, url, status: response.statusCode, body: response.json() }).toEqual({
+        method,
+        url,
+        status: 404,
+        body: { detail: 'Process not found' },
+      });
+    }
+    const listed = (await api('GET', '/', { token: stranger })).json();
+    expect(listed.processes.map((p: ProcessJson) => p.id)).not.toContain(process.id);
+    expect(await stored(process.id)).toEqual(before);
+    expect((await api('GET', `/${process.id}`, { headers: { 'accept-language': 'pt' }, token: stranger })).json()).toEqual({
+      detail: 'Processo não encontrado',
+    });
+  });
+
+  test('every call needs a session; malformed ids are 400', async () => {
+    const process = await create();
+    for (const [method, url, changes] of [
+      ['GET', '/', undefined],
+      ['GET', '/stats', undefined],
+      ['GET', `/${process.id}`, undefined],
+      ['POST', '/', body()],
+      ['PUT', `/${process.id}`, { name: 'x' }],
+      ['PUT', `/${process.id}/toggle`, undefined],
+      ['DELETE', `/${process.id}`, undefined],
+    ] as const) {
+      const response = await api(method, url, { token: null, body: changes });
+      expect({ method, url, status: response.statusCode }).toEqual({ method, url, status: 401 });
+    }
+    expect(await stored(process.id)).toBeDefined();
+    expect((await api('GET', '/not-a-uuid')).statusCode).toBe(400);
+    expect((await api('PUT', '/not-a-uuid/toggle')).statusCode).toBe(400);
+  });
+});
+
+test('the engine’s constants: seven steps, every three days', () => {
+  expect(PROCESS_STEPS).toEqual([
+    'starting',
+    'generating_texts',
+    'creating_story',
+    'generating_audios',
+    'generating_images',
+    'generating_video',
+    'publishing_video',
+  ]);
+  expect(EXECUTION_INTERVAL_DAYS).toBe(3);
+});
