@@ -1,4 +1,5 @@
-export { api, TAG_TYPES, type TagType } from './apiSlice';
+// The api slice and every generated hook (the list lives once, in apiSlice.ts).
+export * from './apiSlice';
 export {
   useLoginMutation,
   useRegisterMutation,
