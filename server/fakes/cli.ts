@@ -5,35 +5,52 @@
  *     client id/secret is accepted, and consent is given by an account owning FAKE_CHANNEL_ID.
  *   FAKE_OPENAI_PORT (8787): the OpenAI API; any key is accepted except ones containing "invalid".
  *   FAKE_PROXY_PORT (8789): an HTTP CONNECT proxy requiring proxyuser:proxypass.
+ *   FAKE_ELEVENLABS_PORT (FAKE_PROXY_PORT + 1, so 8790): the ElevenLabs API; any key is accepted except ones containing "invalid".
+ * The OpenAI fake also speaks (/v1/audio/speech, WAV or PCM) and draws (/v1/images/generations, PNG).
  */
+import { startFakeElevenLabs } from './elevenlabs';
 import { startFakeGoogle } from './google';
 import { startFakeOpenAI } from './openai';
 import { startHttpProxy } from './proxies';
+import { createStoryResponder } from './storyResponder';
 
 async function main(): Promise<void> {
   const channelId = process.env.FAKE_CHANNEL_ID ?? 'UCfakeChannel00000000001';
   const google = await startFakeGoogle({
     port: Number(process.env.FAKE_GOOGLE_PORT ?? 8788),
-    lenient: { channels: [{ id: channelId, title: 'Fake Stories Channel', subscriberCount: 1520, videoCount: 48, viewCount: 230_400 }] },
+    lenient: {
+      channels: [{ id: channelId, title: 'Fake Stories Channel', subscriberCount: 1520, videoCount: 48, viewCount: 230_400 }],
+    },
   });
   const openai = await startFakeOpenAI({
     port: Number(process.env.FAKE_OPENAI_PORT ?? 8787),
     // Any key works, except one that says it is invalid: both test outcomes can be clicked.
     rejectKey: (key: string) => key.includes('invalid'),
+    // Titles, premises, chapters and summaries the engine can make a video of.
+    respond: createStoryResponder(),
   });
-  const proxy = await startHttpProxy({ port: Number(process.env.FAKE_PROXY_PORT ?? 8789), username: 'proxyuser', password: 'proxypass' });
+  const proxyPort = Number(process.env.FAKE_PROXY_PORT ?? 8789);
+  const proxy = await startHttpProxy({ port: proxyPort, username: 'proxyuser', password: 'proxypass' });
+  const elevenlabs = await startFakeElevenLabs({
+    // The port after the proxy's: 8790 by default, E2E_PORT + 84 in the browser suite.
+    port: Number(process.env.FAKE_ELEVENLABS_PORT ?? proxyPort + 1),
+    rejectKey: (key: string) => key.includes('invalid'),
+  });
 
   console.log(`Fakes are running:
   Google OAuth + YouTube Data API  ${google.url}   (channel owned by the consenting account: ${channelId})
   OpenAI API                       ${openai.url}   (any key works; a key containing "invalid" is refused)
+                                   chat, speech (wav/pcm) and images (png)
   HTTP proxy                       http://proxyuser:proxypass@127.0.0.1:${proxy.port}
+  ElevenLabs API                   ${elevenlabs.url}   (any key works; a key containing "invalid" is refused)
 
 Start the console against them with:
   GOOGLE_AUTH_URL=${google.authUrl} GOOGLE_TOKEN_URL=${google.tokenUrl} YOUTUBE_API_URL=${google.apiUrl} \\
-  OPENAI_BASE_URL=${openai.url} PROXY_CHECK_URL=${google.url}/generate_204 npm start`);
+  OPENAI_BASE_URL=${openai.url} PROXY_CHECK_URL=${google.url}/generate_204 \\
+  ELEVENLABS_BASE_URL=${elevenlabs.url} ELEVENLABS_API_KEY=fake-elevenlabs-key npm start`);
 
   const stop = async () => {
-    await Promise.allSettled([google.close(), openai.close(), proxy.close()]);
+    await Promise.allSettled([google.close(), openai.close(), proxy.close(), elevenlabs.close()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -1,0 +1,56 @@
+import type { FakeChatRequest, FakeResponder } from './openai';
+
+/**
+ * A chat responder for clicking through the engine offline (`npm run fakes`, the browser suite,
+ * `npm run bench:pipeline`): it recognises what the engine asks for — a title, a premise, a
+ * chapter, a summary — and answers a plausible short text in the request's language, with a new
+ * title every time so the title history never refuses one.
+ */
+
+const PT_HINT = /\b(escreva|crie|capítulo|história|premissa|resumo|português)\b/i;
+
+const CHAPTERS = {
+  pt: [
+    'Naquela manhã de outono, Helena encontrou uma carta amarelada escondida no fundo da gaveta da avó. O envelope trazia um nome que ela nunca tinha ouvido em casa.',
+    'Durante o jantar, ninguém quis falar sobre o nome da carta. O silêncio da mãe dizia mais do que qualquer resposta, e Helena decidiu procurar a verdade sozinha.',
+    'No cartório da cidade, um funcionário antigo reconheceu o sobrenome. Ele contou que, quarenta anos antes, uma criança tinha sido entregue a outra família.',
+    'Quando a verdade finalmente veio à tona, a família se reuniu na varanda. Houve lágrimas, perdão e uma promessa: nenhum segredo voltaria a separá-los.',
+  ],
+  en: [
+    'That autumn morning, Helen found a yellowed letter hidden at the back of her grandmother\'s drawer. The envelope bore a name nobody had ever spoken at home.',
+    'At dinner, nobody wanted to talk about the name on the letter. Her mother\'s silence said more than any answer, and Helen decided to look for the truth alone.',
+    'At the town registry, an old clerk recognised the surname. He told her that, forty years earlier, a child had been given to another family.',
+    'When the truth finally came out, the family gathered on the porch. There were tears, forgiveness and a promise: no secret would ever divide them again.',
+  ],
+} as const;
+
+const TITLE_WORDS = {
+  pt: ['A Carta', 'O Segredo', 'A Herança', 'O Retrato', 'A Promessa', 'O Silêncio', 'A Gaveta', 'O Nome'],
+  en: ['The Letter', 'The Secret', 'The Inheritance', 'The Portrait', 'The Promise', 'The Silence', 'The Drawer', 'The Name'],
+} as const;
+
+function lastUserText(request: FakeChatRequest): string {
+  const message = [...request.messages].reverse().find((m) => m.role === 'user');
+  return typeof message?.content === 'string' ? message.content : '';
+}
+
+export function createStoryResponder(): FakeResponder {
+  let titles = 0;
+  return (request) => {
+    const text = lastUserText(request);
+    const language = PT_HINT.test(text) ? 'pt' : 'en';
+    const head = text.slice(0, 80).toLowerCase();
+    if (/summar|resum/.test(head)) return CHAPTERS[language][1]!;
+    if (!/cap[íi]tulo|chapter/.test(head)) {
+      if (/t[íi]tulo|title/.test(head)) {
+        titles += 1;
+        const word = TITLE_WORDS[language][titles % TITLE_WORDS[language].length]!;
+        return language === 'pt' ? `${word} de Número ${titles}` : `${word} Number ${titles}`;
+      }
+      if (/premissa|premise/.test(head)) return CHAPTERS[language][0]!;
+    }
+    const number = Number(/(\d+)/.exec(head)?.[1] ?? '1');
+    const chapters = CHAPTERS[language];
+    return chapters[Math.min(chapters.length - 1, Math.max(0, number - 1))]!;
+  };
+}
