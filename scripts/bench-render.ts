@@ -1,0 +1,294 @@
+/**
+ * `npm run bench:render`: how fast and how lean the story-video render is, against fixed targets.
+ *
+ * It builds a realistic one-minute job offline: 6 scene cards (the offline image provider), six
+ * ~10 s narrations spoken by espeak-ng and joined with concatAudio, subtitle cues from
+ * subtitleCues. Then, per run (BENCH_RUNS, default 1):
+ *
+ *  (a) render: renderVideo with the production RENDER_SETTINGS. Wall time is the whole call (what a
+ *      job pays: version check, probes, thumbnail, the encode, the faststart rewrite). Peak RSS is
+ *      that of the ffmpeg process tree: /proc is polled every 100 ms for every descendant of this
+ *      process, reading VmHWM (the kernel's own high-water mark, so a peak between two polls is not
+ *      missed) and VmRSS (summed over processes alive at the same time).
+ *  (b) floor: the cost of encoding the very same frames with the same encoder and settings and
+ *      nothing else: `ffmpeg -i render.mp4 -an -c:v libx264 <same preset/crf/pix_fmt/colour tags>`.
+ *      Why decode + encode of the rendered file: it is the only way to feed the encoder identical
+ *      frames without the filter graph (1500 raw 1080p frames would be 4.6 GB on disk), and H.264
+ *      decoding is cheap next to encoding (its time is printed too), so "ratio to floor" is the
+ *      price of our filter graph (zoom, subtitles, audio, muxing) over a bare encode. The decode
+ *      share makes the floor slightly generous; `render / (floor - decode)` is printed as well.
+ *
+ * Targets (2 cores): realtime factor (render wall / video duration) <= 0.35, render <= 1.5x floor,
+ * ffmpeg peak RSS <= 600 MB. The machine may be shared: CPU seconds and the load average are printed
+ * so a slow wall time caused by other processes can be told apart from a slow render.
+ * Exit code 0 even when a target is missed (1 only when the bench itself fails).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { concatAudio } from '../server/src/pipeline/media/audio';
+import { ffmpegFileArg, resolveFfmpeg, runFfmpeg } from '../server/src/pipeline/media/ffmpeg';
+import { RENDER_SETTINGS, encoderArgs, renderVideo } from '../server/src/pipeline/media/render';
+import { makeSceneCard } from '../server/src/pipeline/media/sceneCards';
+import { subtitleCues } from '../server/src/pipeline/media/subtitles';
+import { espeakSpeak } from '../server/src/providers/speech';
+
+const TARGETS = { realtimeFactor: 0.35, ratioToFloor: 1.5, peakRssMb: 600 };
+const TITLE = 'The Lighthouse Keeper’s Daughter';
+/** Six parts of about 28 words: about 10 s each at 150 words per minute. */
+const PARTS = [
+  'On the night of the great storm, Maria climbed the hundred steps of the old lighthouse, carrying a lantern and the letter her father had left on the kitchen table.',
+  'The wind howled through the broken windows like a wounded animal, and far below the waves threw themselves against the black rocks, again and again, without rest.',
+  'At the top she found the great lamp dark and cold. Her father was nowhere to be seen, but his coat still hung on the hook beside the door.',
+  'She opened the letter with trembling hands. It said only this: when the light goes out, look to the sea, and you will understand what I have done.',
+  'Maria turned to the window. Out in the darkness, a small boat was fighting the waves, and on its bow a single lantern swung, steady and bright.',
+  'She lit the great lamp with the last match in her pocket. Its beam swept across the water, and the little boat turned slowly toward the harbour and home.',
+];
+const POLL_MS = 100;
+const CLOCK_TICKS = 100;
+
+interface ProcessSample {
+  comm: string;
+  hwmKb: number;
+  cpuTicks: number;
+}
+
+/** The pid, command, parent and CPU ticks (user + system) from /proc/<pid>/stat; null when it is gone. */
+function readStat(pid: string): { ppid: number; comm: string; cpuTicks: number } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    return { ppid: Number(fields[1]), comm, cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
+/** VmHWM and VmRSS of a process, kB; null when it is gone. */
+function readMemory(pid: string): { hwmKb: number; rssKb: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { hwmKb: field('VmHWM'), rssKb: field('VmRSS') };
+  } catch {
+    return null;
+  }
+}
+
+/** Watches every descendant process of this one while `work` runs: per-process peaks and the tree's peak. */
+async function watchChildren<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; wallSeconds: number; treePeakKb: number; perProcess: Map<string, ProcessSample> }> {
+  const perProcess = new Map<string, ProcessSample>();
+  let treePeakKb = 0;
+  const poll = () => {
+    const parents = new Map<string, { ppid: number; comm: string; cpuTicks: number }>();
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const stat = readStat(pid);
+      if (stat) parents.set(pid, stat);
+    }
+    const inTree = (pid: string): boolean => {
+      for (
+        let current = parents.get(pid), depth = 0;
+        current && depth < 20;
+        current = parents.get(String(current.ppid)), depth += 1
+      ) {
+        if (current.ppid === process.pid) return true;
+      }
+      return false;
+    };
+    let concurrentKb = 0;
+    for (const [pid, stat] of parents) {
+      if (!inTree(pid)) continue;
+      const memory = readMemory(pid);
+      if (!memory) continue;
+      concurrentKb += memory.rssKb;
+      const known = perProcess.get(pid);
+      perProcess.set(pid, {
+        comm: stat.comm,
+        hwmKb: Math.max(known?.hwmKb ?? 0, memory.hwmKb),
+        cpuTicks: Math.max(known?.cpuTicks ?? 0, stat.cpuTicks),
+      });
+      treePeakKb = Math.max(treePeakKb, memory.hwmKb);
+    }
+    treePeakKb = Math.max(treePeakKb, concurrentKb);
+  };
+  const timer = setInterval(poll, POLL_MS);
+  const started = process.hrtime.bigint();
+  try {
+    const result = await work();
+    const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    return { result, wallSeconds, treePeakKb, perProcess };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** CPU seconds of the ffmpeg processes seen (as of their last poll). */
+const ffmpegCpuSeconds = (perProcess: Map<string, ProcessSample>): number =>
+  [...perProcess.values()].filter((p) => p.comm === 'ffmpeg').reduce((total, p) => total + p.cpuTicks, 0) / CLOCK_TICKS;
+
+interface RunFigures {
+  renderSeconds: number;
+  realtimeFactor: number;
+  peakRssMb: number;
+  renderCpuSeconds: number;
+  floorSeconds: number;
+  floorCpuSeconds: number;
+  decodeSeconds: number;
+  ratio: number;
+  sizeMb: number;
+  /** The 1-minute load average when the run started (other processes stretch wall times). */
+  load: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
+  // Ctrl-C stops ffmpeg too (same process group); the temporary folder goes with it.
+  process.once('SIGINT', () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+  try {
+    const ffmpeg = resolveFfmpeg();
+    console.log(
+      `bench:render  ffmpeg ${ffmpeg.ffmpeg} (${ffmpeg.source})  cores ${os.cpus().length}  load average ${os
+        .loadavg()
+        .map((l) => fixed(l))
+        .join(' ')}`,
+    );
+    console.log(`settings: ${JSON.stringify(RENDER_SETTINGS)}`);
+
+    let started = Date.now();
+    const cards: string[] = [];
+    for (let i = 0; i < PARTS.length; i += 1) {
+      const output = path.join(dir, `card-${i + 1}.png`);
+      await makeSceneCard({ output, title: TITLE, text: PARTS[i], index: i + 1, total: PARTS.length });
+      cards.push(output);
+    }
+    console.log(`scene cards: ${cards.length} in ${fixed((Date.now() - started) / 1000)} s`);
+
+    started = Date.now();
+    const speech: string[] = [];
+    for (let i = 0; i < PARTS.length; i += 1) {
+      const outFile = path.join(dir, `part-${i + 1}.wav`);
+      await espeakSpeak({ text: PARTS[i], voice: 'en-us', outFile, wordsPerMinute: 150 });
+      speech.push(outFile);
+    }
+    const narration = path.join(dir, 'narration.wav');
+    const joined = await concatAudio(speech, narration);
+    const partSeconds = joined.durations;
+    const cues = subtitleCues(PARTS.map((text, i) => ({ text, start: joined.offsets[i], duration: partSeconds[i] })));
+    const segments = cards.map((image, i) => ({
+      image,
+      durationSeconds: (joined.offsets[i + 1] ?? joined.durationSeconds) - joined.offsets[i],
+    }));
+    console.log(
+      `narration: ${fixed(joined.durationSeconds)} s (parts ${partSeconds.map((s) => fixed(s, 1)).join(', ')} s), ${cues.length} cues, in ${fixed((Date.now() - started) / 1000)} s`,
+    );
+
+    const figures: RunFigures[] = [];
+    for (let run = 1; run <= runs; run += 1) {
+      const output = path.join(dir, `render-${run}.mp4`);
+      const load = os.loadavg()[0];
+      const render = await watchChildren(() =>
+        renderVideo({
+          workDir: path.join(dir, 'work'),
+          output,
+          thumbnail: path.join(dir, `thumb-${run}.jpg`),
+          thumbnailTitle: TITLE,
+          segments,
+          audio: narration,
+          cues,
+        }),
+      );
+      const floor = await watchChildren(() =>
+        runFfmpeg([
+          '-loglevel',
+          'error',
+          '-i',
+          ffmpegFileArg(output),
+          '-an',
+          ...encoderArgs(RENDER_SETTINGS),
+          '-f',
+          'mp4',
+          ffmpegFileArg(path.join(dir, `floor-${run}.mp4`)),
+        ]),
+      );
+      const decode = await watchChildren(() =>
+        runFfmpeg(['-loglevel', 'error', '-i', ffmpegFileArg(output), '-an', '-f', 'null', '-']),
+      );
+      const duration = render.result.durationSeconds;
+      figures.push({
+        renderSeconds: render.wallSeconds,
+        realtimeFactor: render.wallSeconds / duration,
+        peakRssMb: render.treePeakKb / 1024,
+        renderCpuSeconds: ffmpegCpuSeconds(render.perProcess),
+        floorSeconds: floor.wallSeconds,
+        floorCpuSeconds: ffmpegCpuSeconds(floor.perProcess),
+        decodeSeconds: decode.wallSeconds,
+        ratio: render.wallSeconds / floor.wallSeconds,
+        sizeMb: render.result.sizeBytes / 1024 / 1024,
+        load,
+      });
+      fs.rmSync(path.join(dir, `floor-${run}.mp4`), { force: true });
+      if (run === 1)
+        console.log(
+          `video: ${fixed(duration)} s, ${render.result.width}x${render.result.height}, ${fixed(render.result.sizeBytes / 1024 / 1024)} MB`,
+        );
+    }
+
+    console.log('');
+    console.log(
+      'run  render s  realtime  peak RSS MB  ffmpeg CPU s  floor s  floor CPU s  decode s  ratio  ratio w/o decode  load at start',
+    );
+    figures.forEach((f, i) => {
+      console.log(
+        [
+          String(i + 1).padEnd(3),
+          fixed(f.renderSeconds).padStart(8),
+          fixed(f.realtimeFactor, 3).padStart(9),
+          fixed(f.peakRssMb, 0).padStart(12),
+          fixed(f.renderCpuSeconds, 1).padStart(13),
+          fixed(f.floorSeconds).padStart(8),
+          fixed(f.floorCpuSeconds, 1).padStart(12),
+          fixed(f.decodeSeconds).padStart(9),
+          fixed(f.ratio).padStart(6),
+          fixed(f.renderSeconds / Math.max(0.01, f.floorSeconds - f.decodeSeconds)).padStart(17),
+          fixed(f.load).padStart(5),
+        ].join(' '),
+      );
+    });
+    const realtime = median(figures.map((f) => f.realtimeFactor));
+    const ratio = median(figures.map((f) => f.ratio));
+    const peak = Math.max(...figures.map((f) => f.peakRssMb));
+    const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+    console.log('');
+    console.log(`${runs > 1 ? `median of ${runs} runs` : 'result'} against the targets (2 cores):`);
+    console.log(
+      `  realtime factor  ${fixed(realtime, 3)}  <= ${TARGETS.realtimeFactor}  ${verdict(realtime <= TARGETS.realtimeFactor)}`,
+    );
+    console.log(`  ratio to floor   ${fixed(ratio)}   <= ${TARGETS.ratioToFloor}   ${verdict(ratio <= TARGETS.ratioToFloor)}`);
+    console.log(`  peak RSS (max)   ${fixed(peak, 0)} MB <= ${TARGETS.peakRssMb} MB  ${verdict(peak <= TARGETS.peakRssMb)}`);
+    console.log(`node's own peak RSS: ${fixed(process.resourceUsage().maxRSS / 1024, 0)} MB`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,487 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MediaError, ffmpegFileArg, ffmpegMajorVersion, probe, resolveFfmpeg, runFfmpeg } from './ffmpeg';
+import { findCardFonts, fontForGraph } from './sceneCards';
+import { type Cue, balancedLines, toAss } from './subtitles';
+
+/**
+ * The story video: stills with a slow centred zoom, one after the other, the narration as AAC, the
+ * subtitles burned in; 1920x1080 H.264 (yuv420p, BT.709) in an MP4 whose index comes first
+ * (faststart), plus a 1280x720 JPEG thumbnail. docs/pipeline-media.md explains the filter graph
+ * and how the settings were chosen (scripts/bench-render.ts measures them).
+ *
+ * The zoom without zoompan: zoompan crops whole source pixels each frame (the classic jitter) and
+ * rescales every frame. Here each still is fitted to 1920x1080 once (in yuv444p, so any crop offset
+ * is exact), then, step k of S, scaled to (1920 + 2*round(77k/S)) x (1080 + 2*round(43k/S)) and
+ * centre-cropped: the left and right edges move out by one pixel per step (top and bottom in
+ * proportion), always centred and always the same way, so the motion is steady and never wobbles.
+ * Each step is computed once and held on screen for as many frames as it lasts (loop + setpts +
+ * fps), so a 10 s still costs 78 scaled frames instead of 250.
+ */
+
+export interface RenderSettings {
+  width: 1920;
+  height: 1080;
+  fps: number;
+  /** libx264 preset and constant-quality factor. */
+  preset: string;
+  crf: number;
+  /** Extra growth of the picture over a still: 0.08 zooms 1.0 -> 1.08 (or back, on every other still). */
+  zoom: number;
+  /** swscale algorithm for fitting the stills and for the zoom steps. */
+  scaleFlags: string;
+  audioBitrate: string;
+  audioSampleRate: number;
+  audioChannels: number;
+  /**
+   * Stills per ffmpeg run. Every still's chain holds its own frames and buffer pools until the run
+   * ends (~12-20 MB each), so longer stories are rendered in passes of this many stills, joined
+   * without re-encoding, which keeps the peak memory flat.
+   */
+  stillsPerPass: number;
+  thumbnailWidth: 1280;
+  thumbnailHeight: 720;
+}
+
+/**
+ * Chosen with `npm run bench:render` on 2 cores (figures in docs/pipeline-media.md). libx264 is
+ * nearly all of the cost (it spends ~10 ms per 1080p frame even on identical frames), so the preset
+ * decides: `superfast` needs ~20 % less CPU than `veryfast` for files ~1.6x larger (about 1.7 Mbit/s
+ * at CRF 23: still far below what YouTube accepts, and visually the same); `ultrafast` would be
+ * twice as fast again but 5x larger and further from a bare encode. 25 fps keeps subtitle timing to
+ * 40 ms; the zoom itself changes at most every ~3 frames on a 10 s still.
+ */
+export const RENDER_SETTINGS: RenderSettings = {
+  width: 1920,
+  height: 1080,
+  fps: 25,
+  preset: 'superfast',
+  crf: 23,
+  zoom: 0.08,
+  scaleFlags: 'bicubic',
+  audioBitrate: '160k',
+  audioSampleRate: 48_000,
+  audioChannels: 2,
+  stillsPerPass: 6,
+  thumbnailWidth: 1280,
+  thumbnailHeight: 720,
+};
+
+export interface RenderSegment {
+  image: string;
+  durationSeconds: number;
+}
+
+export interface RenderInput {
+  /** Folder for temporary files (subtitle file, filter graph); created if missing. */
+  workDir: string;
+  /** The .mp4 to write; only ever appears complete (written under a temporary name, then renamed). */
+  output: string;
+  /** The .jpg thumbnail (1280x720, from the first image, with the title drawn if given). */
+  thumbnail: string;
+  thumbnailTitle?: string;
+  /** The stills in order; their durations are stretched to sum to the audio's exactly. */
+  segments: RenderSegment[];
+  /** One narration file. */
+  audio: string;
+  cues: Cue[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  ffmpegPath?: string;
+  /** Default RENDER_SETTINGS (benchmarks and tests may try others). */
+  settings?: RenderSettings;
+}
+
+export interface RenderResult {
+  durationSeconds: number;
+  sizeBytes: number;
+  width: number;
+  height: number;
+}
+
+export interface PlannedSegment {
+  image: string;
+  /** Frames this still is on screen. */
+  frames: number;
+  /** Zoom in (1.0 -> 1+zoom) or out (1+zoom -> 1.0). */
+  direction: 'in' | 'out';
+}
+
+/**
+ * How many frames each still gets: the durations are scaled to sum to `totalSeconds`, and frame
+ * boundaries are rounded on the running total, so the video has round(total x fps) frames and no
+ * rounding error accumulates. Stills that round to no frame at all are left out.
+ */
+export function planSegments(segments: RenderSegment[], totalSeconds: number, fps: number): PlannedSegment[] {
+  const sum = segments.reduce((total, segment) => total + segment.durationSeconds, 0);
+  const totalFrames = Math.max(1, Math.round(totalSeconds * fps));
+  const planned: PlannedSegment[] = [];
+  let elapsed = 0;
+  let startFrame = 0;
+  for (const segment of segments) {
+    elapsed += segment.durationSeconds;
+    const endFrame = Math.round((elapsed / sum) * totalFrames);
+    if (endFrame > startFrame) {
+      planned.push({ image: segment.image, frames: endFrame - startFrame, direction: planned.length % 2 === 0 ? 'in' : 'out' });
+    }
+    startFrame = Math.max(startFrame, endFrame);
+  }
+  return planned;
+}
+
+/**
+ * The filter chain of one still (input `index`): fit it to the frame once, then hold each of the
+ * zoom's S+1 steps for frames/(S+1) of the time, one more copy marking the end, resampled to the
+ * output rate and cut to exactly `frames` frames.
+ */
+export function stillChain(index: number, segment: PlannedSegment, settings: RenderSettings): string {
+  const { width: w, height: h, fps, scaleFlags } = settings;
+  const halfGrowW = Math.max(1, Math.round((w * settings.zoom) / 2));
+  const halfGrowH = Math.max(1, Math.round((h * settings.zoom) / 2));
+  // One step moves every edge by one pixel; never more steps than frames.
+  const steps = Math.max(1, Math.min(halfGrowW, segment.frames - 1));
+  const level = segment.direction === 'in' ? `min(n\\,${steps})` : `(${steps}-min(n\\,${steps}))`;
+  return [
+    `[${index}:v:0]trim=end_frame=1`,
+    `scale=${w}:${h}:force_original_aspect_ratio=increase:flags=${scaleFlags}:out_color_matrix=bt709:out_range=tv`,
+    `crop=${w}:${h}`,
+    'format=yuv444p',
+    'setsar=1',
+    `loop=loop=${steps + 1}:size=1:start=0`,
+    'settb=AVTB',
+    `setpts=N*${segment.frames}/${steps + 1}/(${fps}*TB)`,
+    `scale=w=${w}+2*round(${level}*${halfGrowW}/${steps}):h=${h}+2*round(${level}*${halfGrowH}/${steps}):eval=frame:flags=${scaleFlags}`,
+    `crop=${w}:${h}`,
+    'setsar=1',
+    'format=yuv420p',
+    `fps=${fps}`,
+    `trim=end_frame=${segment.frames}`,
+    `setpts=PTS-STARTPTS[s${index}]`,
+  ].join(',');
+}
+
+/**
+ * The whole graph of one pass: one chain per still, concatenated, subtitles burned in
+ * (`subtitleFile` is relative to ffmpeg's cwd). A pass starting at `startFrame` shifts its
+ * timestamps there for the subtitles, and back to 0 for the encoder.
+ */
+export function renderGraph(
+  segments: PlannedSegment[],
+  settings: RenderSettings,
+  subtitleFile: string | null,
+  startFrame = 0,
+): string {
+  const chains = segments.map((segment, i) => stillChain(i, segment, settings));
+  const labels = segments.map((_, i) => `[s${i}]`).join('');
+  let subtitles = subtitleFile ? `,ass=filename=${subtitleFile}` : '';
+  if (subtitles && startFrame > 0) subtitles = `,setpts=PTS+${startFrame}/(${settings.fps}*TB)${subtitles},setpts=PTS-STARTPTS`;
+  return `${chains.join(';\n')};\n${labels}concat=n=${segments.length}:v=1:a=0${subtitles},format=yuv420p[v]`;
+}
+
+export interface RenderPass {
+  segments: PlannedSegment[];
+  /** The pass's first frame in the whole video. */
+  startFrame: number;
+  frames: number;
+}
+
+/** The stills in runs of at most `stillsPerPass`, each knowing where it starts. */
+export function splitPasses(planned: PlannedSegment[], stillsPerPass: number): RenderPass[] {
+  const size = Math.max(1, Math.floor(stillsPerPass));
+  const passes: RenderPass[] = [];
+  let startFrame = 0;
+  for (let i = 0; i < planned.length; i += size) {
+    const segments = planned.slice(i, i + size);
+    const frames = segments.reduce((total, segment) => total + segment.frames, 0);
+    passes.push({ segments, startFrame, frames });
+    startFrame += frames;
+  }
+  return passes;
+}
+
+/** The ffmpeg arguments of the render, after the inputs. */
+export function encoderArgs(settings: RenderSettings): string[] {
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    settings.preset,
+    '-crf',
+    String(settings.crf),
+    '-pix_fmt',
+    'yuv420p',
+    '-colorspace',
+    'bt709',
+    '-color_primaries',
+    'bt709',
+    '-color_trc',
+    'bt709',
+    '-color_range',
+    'tv',
+  ];
+}
+
+/** The AAC arguments of the render. */
+function audioArgs(settings: RenderSettings): string[] {
+  return [
+    '-c:a',
+    'aac',
+    '-b:a',
+    settings.audioBitrate,
+    '-ar',
+    String(settings.audioSampleRate),
+    '-ac',
+    String(settings.audioChannels),
+  ];
+}
+
+/** The ffprobe beside an explicitly given ffmpeg when there is one; undefined means resolveFfmpeg()'s. */
+async function ffprobeBeside(ffmpegPath: string | undefined): Promise<string | undefined> {
+  if (!ffmpegPath || !path.isAbsolute(ffmpegPath)) return undefined;
+  const sibling = path.join(path.dirname(ffmpegPath), 'ffprobe');
+  const found = await fs.access(sibling, fs.constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  return found ? sibling : undefined;
+}
+
+/** Checks the inputs before any work: stills, durations, files. Throws MediaError('invalid'). */
+async function validateInput(input: RenderInput): Promise<void> {
+  if (input.segments.length === 0) throw new MediaError('invalid', 'A video needs at least one image');
+  for (const segment of input.segments) {
+    if (!(segment.durationSeconds > 0) || !Number.isFinite(segment.durationSeconds)) {
+      throw new MediaError('invalid', `Every image needs a positive duration (got ${segment.durationSeconds})`);
+    }
+  }
+  for (const file of [input.audio, ...input.segments.map((segment) => segment.image)]) {
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile()) throw new MediaError('invalid', `Missing input file: ${file}`);
+  }
+}
+
+export interface ThumbnailInput {
+  image: string;
+  output: string;
+  title?: string;
+  width?: number;
+  height?: number;
+  ffmpegPath?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** A folder for the title's text files; created if missing. */
+  workDir: string;
+}
+
+/**
+ * A JPEG thumbnail: the image fitted (cover) to 1280x720, with the title, if given, in up to three
+ * balanced bold lines over a shade that darkens the lower half. Text goes through `textfile=`, never escaped into the graph.
+ */
+export async function makeThumbnail(input: ThumbnailInput): Promise<void> {
+  const width = input.width ?? RENDER_SETTINGS.thumbnailWidth;
+  const height = input.height ?? RENDER_SETTINGS.thumbnailHeight;
+  const workDir = path.resolve(input.workDir);
+  const id = crypto.randomBytes(4).toString('hex');
+  const lines = input.title?.trim() ? balancedLines(input.title, 24, 3) : [];
+  const textFiles = lines.map((_, i) => `thumb-${id}-${i}.txt`);
+  const scratch = [...textFiles];
+  const target = path.resolve(input.output);
+  const temporary = `${target}.${id}.partial.jpg`;
+  await fs.mkdir(workDir, { recursive: true });
+  try {
+    const fit = `[0:v]trim=end_frame=1,scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic,crop=${width}:${height},setsar=1,format=rgb24`;
+    let graph = `${fit}[out]`;
+    if (lines.length > 0) {
+      const bold = findCardFonts().bold;
+      const font = await fontForGraph(bold, workDir, `thumb-${id}.ttf`);
+      if (font !== bold) scratch.push(font);
+      await Promise.all(lines.map((line, i) => fs.writeFile(path.join(workDir, textFiles[i]), line, 'utf8')));
+      const size = Math.round(height * 0.105);
+      const lineHeight = Math.round(size * 1.2);
+      const top = height - Math.round(height * 0.07) - lines.length * lineHeight;
+      // A shade from transparent (40 % down) to 75 % black at the bottom, under the title.
+      const shade = `gradients=s=${width}x${height}:c0=black@0:c1=black@0.75:x0=0:y0=${Math.round(height * 0.4)}:x1=0:y1=${height}:speed=0.00001:d=1:r=1,format=rgba`;
+      const border = Math.max(2, Math.round(size / 18));
+      const texts = textFiles.map(
+        (file, i) =>
+          `drawtext=fontfile=${font}:textfile=${file}:expansion=none:fontsize=${size}:fontcolor=white:borderw=${border}:bordercolor=black@0.7:x=(w-tw)/2:y=${top + i * lineHeight}`,
+      );
+      graph = `${fit}[img];${shade}[shade];[img][shade]overlay=0:0:format=rgb,${texts.join(',')}[out]`;
+    }
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const args = [
+      '-loglevel',
+      'error',
+      '-i',
+      ffmpegFileArg(input.image),
+      '-filter_complex',
+      graph,
+      '-map',
+      '[out]',
+      '-frames:v',
+      '1',
+    ];
+    args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1', ffmpegFileArg(temporary));
+    await runFfmpeg(args, { cwd: workDir, timeoutMs: input.timeoutMs ?? 60_000, signal: input.signal, binary: input.ffmpegPath });
+    await fs.rename(temporary, target);
+  } finally {
+    await fs.rm(temporary, { force: true });
+    await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
+  }
+}
+
+interface PassContext {
+  workDir: string;
+  ffmpeg: string;
+  settings: RenderSettings;
+  subtitleFile: string | null;
+  signal?: AbortSignal;
+  /** Milliseconds left before the render's deadline. */
+  remainingMs: () => number;
+}
+
+/**
+ * Encodes one pass into `output`: its stills through the filter graph, with the narration muxed
+ * in (and faststart) when `audio` is given, video only otherwise.
+ */
+async function encodePass(
+  pass: RenderPass,
+  output: string,
+  audio: string | null,
+  ctx: PassContext,
+  graphFile: string,
+): Promise<void> {
+  await fs.writeFile(
+    path.join(ctx.workDir, graphFile),
+    renderGraph(pass.segments, ctx.settings, ctx.subtitleFile, pass.startFrame),
+    'utf8',
+  );
+  const args = ['-loglevel', 'error'];
+  for (const segment of pass.segments) args.push('-i', ffmpegFileArg(segment.image));
+  if (audio) args.push('-i', ffmpegFileArg(audio));
+  args.push('-filter_complex_script', graphFile, '-map', '[v]');
+  if (audio) args.push('-map', `${pass.segments.length}:a:0`);
+  args.push(...encoderArgs(ctx.settings));
+  if (audio) args.push(...audioArgs(ctx.settings), '-movflags', '+faststart');
+  else args.push('-an');
+  args.push('-f', 'mp4', ffmpegFileArg(output));
+  await runFfmpeg(args, { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg });
+}
+
+/**
+ * Joins the passes' videos (the concat demuxer, no re-encoding: they share every encoder setting
+ * and each lasts a whole number of frames) and muxes the narration in, with faststart.
+ */
+async function joinPasses(
+  parts: Array<{ file: string; frames: number }>,
+  audio: string,
+  output: string,
+  ctx: PassContext,
+  listFile: string,
+): Promise<void> {
+  const list = [
+    'ffconcat version 1.0',
+    ...parts.flatMap((part) => [`file ${part.file}`, `duration ${(part.frames / ctx.settings.fps).toFixed(6)}`]),
+  ];
+  await fs.writeFile(path.join(ctx.workDir, listFile), `${list.join('\n')}\n`, 'utf8');
+  const args = ['-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile, '-i', ffmpegFileArg(audio)];
+  args.push(
+    '-map',
+    '0:v:0',
+    '-map',
+    '1:a:0',
+    '-c:v',
+    'copy',
+    ...audioArgs(ctx.settings),
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    ffmpegFileArg(output),
+  );
+  await runFfmpeg(args, { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg });
+}
+
+/**
+ * Renders the story video (see the top of this file) and its thumbnail. The video lasts exactly as
+ * long as the audio (to the frame). Up to `stillsPerPass` stills it is one ffmpeg run; longer
+ * stories are encoded in passes and joined. Throws MediaError: 'invalid' for bad input, 'missing'
+ * without ffmpeg (or one older than 5.0, which lacks per-frame scaling), 'failed' or 'timeout'.
+ */
+export async function renderVideo(input: RenderInput): Promise<RenderResult> {
+  const settings = input.settings ?? RENDER_SETTINGS;
+  await validateInput(input);
+  const ffmpeg = input.ffmpegPath ?? resolveFfmpeg().ffmpeg;
+  const ffprobe = await ffprobeBeside(input.ffmpegPath);
+  const major = await ffmpegMajorVersion(ffmpeg);
+  if (major !== null && major < 5)
+    throw new MediaError('missing', `ffmpeg 5.0 or newer is needed to render videos (found ${major}.x at ${ffmpeg})`);
+
+  const audioInfo = await probe(input.audio, { binary: ffprobe, signal: input.signal });
+  if (!audioInfo.streams.some((stream) => stream.type === 'audio') || !(audioInfo.durationSeconds > 0)) {
+    throw new MediaError('invalid', `${path.basename(input.audio)} holds no audio`);
+  }
+  const audioSeconds = audioInfo.durationSeconds;
+  const passes = splitPasses(planSegments(input.segments, audioSeconds, settings.fps), settings.stillsPerPass);
+  const deadline = Date.now() + (input.timeoutMs ?? 120_000 + audioSeconds * 4000);
+
+  const workDir = path.resolve(input.workDir);
+  await fs.mkdir(workDir, { recursive: true });
+  const id = crypto.randomBytes(4).toString('hex');
+  const subtitleFile = input.cues.length > 0 ? `subtitles-${id}.ass` : null;
+  const scratch: string[] = subtitleFile ? [subtitleFile] : [];
+  const target = path.resolve(input.output);
+  const temporary = `${target}.${id}.partial.mp4`;
+  const ctx: PassContext = {
+    workDir,
+    ffmpeg,
+    settings,
+    subtitleFile,
+    signal: input.signal,
+    remainingMs: () => Math.max(1000, deadline - Date.now()),
+  };
+
+  try {
+    if (subtitleFile)
+      await fs.writeFile(
+        path.join(workDir, subtitleFile),
+        toAss(input.cues, { width: settings.width, height: settings.height }),
+        'utf8',
+      );
+    await makeThumbnail({
+      image: passes[0]?.segments[0]?.image ?? input.segments[0].image,
+      output: input.thumbnail,
+      title: input.thumbnailTitle,
+      workDir,
+      ffmpegPath: ffmpeg,
+      signal: input.signal,
+    });
+    await fs.mkdir(path.dirname(target), { recursive: true });
+
+    if (passes.length === 1) {
+      scratch.push(`graph-${id}.txt`);
+      await encodePass(passes[0], temporary, input.audio, ctx, `graph-${id}.txt`);
+    } else {
+      const parts: Array<{ file: string; frames: number }> = [];
+      for (const [i, pass] of passes.entries()) {
+        const file = `part-${id}-${i}.mp4`;
+        scratch.push(file, `graph-${id}-${i}.txt`);
+        await encodePass(pass, path.join(workDir, file), null, ctx, `graph-${id}-${i}.txt`);
+        parts.push({ file, frames: pass.frames });
+      }
+      scratch.push(`parts-${id}.ffconcat`);
+      await joinPasses(parts, input.audio, temporary, ctx, `parts-${id}.ffconcat`);
+    }
+
+    const result = await probe(temporary, { binary: ffprobe });
+    const video = result.streams.find((stream) => stream.type === 'video');
+    if (!video?.width || !video.height) throw new MediaError('failed', 'ffmpeg wrote a video without a picture');
+    const { size } = await fs.stat(temporary);
+    await fs.rename(temporary, target);
+    return { durationSeconds: result.durationSeconds, sizeBytes: size, width: video.width, height: video.height };
+  } finally {
+    await fs.rm(temporary, { force: true });
+    await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
+  }
+}

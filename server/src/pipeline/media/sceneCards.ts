@@ -1,0 +1,304 @@
+import crypto from 'node:crypto';
+import fsSync from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { MediaError, ffmpegFileArg, runFfmpeg } from './ffmpeg';
+import { wrapText } from './subtitles';
+
+/**
+ * Scene cards: the offline image provider. Without an images API every scene still gets a real
+ * picture, drawn by ffmpeg alone: a diagonal three-colour gradient whose hues come from a hash of
+ * the story title and scene number (so a story keeps one palette and a re-render is identical), a
+ * vignette, the story title and "n / total" on top, a faint large scene number, and
+ * a wrapped excerpt of the scene's text in the middle.
+ *
+ * All text reaches drawtext through `textfile=` (files in a temporary folder that is ffmpeg's
+ * working directory) with `expansion=none`, so no text needs escaping and none can break the graph.
+ */
+
+export interface SceneCardInput {
+  /** The PNG to write (written under a temporary name, then renamed). */
+  output: string;
+  /** The story's title, shown small at the top left. */
+  title: string;
+  /** The scene's text; an excerpt (at most 5 lines) is shown in the middle. */
+  text: string;
+  /** 1-based scene number. */
+  index: number;
+  total: number;
+  width?: number;
+  height?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  ffmpegPath?: string;
+}
+
+export interface CardFonts {
+  bold: string;
+  regular: string;
+}
+
+/** Font files tried in order, bold and regular; DejaVu and Liberation come with Debian's fonts-* packages. */
+const BOLD_FONTS = ['DejaVuSans-Bold.ttf', 'LiberationSans-Bold.ttf', 'NotoSans-Bold.ttf', 'FreeSansBold.ttf', 'Arial Bold.ttf'];
+const REGULAR_FONTS = ['DejaVuSans.ttf', 'LiberationSans-Regular.ttf', 'NotoSans-Regular.ttf', 'FreeSans.ttf', 'Arial.ttf'];
+const FONT_DIRS = [
+  '/usr/share/fonts',
+  '/usr/local/share/fonts',
+  path.join(os.homedir(), '.local/share/fonts'),
+  '/Library/Fonts',
+  '/System/Library/Fonts',
+];
+export const FONT_MISSING_MESSAGE = 'No font for scene cards: apt-get install fonts-dejavu-core (or fonts-liberation)';
+
+/** Every file below `dir` (at most `depth` folders down), by file name; the first one found wins. */
+function indexFonts(dir: string, depth: number, found: Map<string, string>): void {
+  let entries: fsSync.Dirent[];
+  try {
+    entries = fsSync.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && depth > 0) indexFonts(full, depth - 1, found);
+    else if (entry.isFile() && !found.has(entry.name)) found.set(entry.name, full);
+  }
+}
+
+let cachedFonts: CardFonts | null = null;
+
+/**
+ * A bold and a regular font file for the cards, from the usual font folders (cached). Either one
+ * stands in for the other when only one is installed. Throws MediaError('missing') when none is.
+ */
+export function findCardFonts(dirs: string[] = FONT_DIRS): CardFonts {
+  if (cachedFonts && dirs === FONT_DIRS) return cachedFonts;
+  const found = new Map<string, string>();
+  for (const dir of dirs) indexFonts(dir, 4, found);
+  const bold = BOLD_FONTS.map((name) => found.get(name)).find(Boolean);
+  const regular = REGULAR_FONTS.map((name) => found.get(name)).find(Boolean);
+  if (!bold && !regular) throw new MediaError('missing', FONT_MISSING_MESSAGE);
+  const fonts = { bold: (bold ?? regular) as string, regular: (regular ?? bold) as string };
+  if (dirs === FONT_DIRS) cachedFonts = fonts;
+  return fonts;
+}
+
+/** An HSL colour (h in degrees, s and l in 0-1) as ffmpeg's 0xRRGGBB. */
+export function hslHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const value = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(value * 255)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `0x${channel(0)}${channel(8)}${channel(4)}`;
+}
+
+export interface CardPalette {
+  /** Three gradient stops, dark to lighter to dark, and the accent bar's colour. */
+  stops: [string, string, string];
+  accent: string;
+  /** The gradient's direction, in degrees. */
+  angle: number;
+}
+
+/**
+ * The card's colours: the story title picks a base hue (one palette per story), the scene number
+ * turns it a little and sets the gradient's direction, so neighbouring scenes differ but match.
+ */
+export function cardPalette(title: string, index: number): CardPalette {
+  const story = crypto.createHash('sha256').update(title.trim().toLowerCase()).digest();
+  const scene = crypto.createHash('sha256').update(`${title}\n${index}`).digest();
+  const hue = (story.readUInt16BE(0) + index * 37) % 360;
+  const second = (hue + 25 + (scene[0] % 40)) % 360;
+  const third = (hue + 180 + (scene[1] % 60) - 30 + 360) % 360;
+  return {
+    stops: [hslHex(hue, 0.55, 0.16), hslHex(second, 0.5, 0.34), hslHex(third, 0.45, 0.2)],
+    accent: hslHex((hue + 40) % 360, 0.85, 0.62),
+    angle: scene.readUInt16BE(2) % 360,
+  };
+}
+
+/** The gradient's start and end points for `angle`, through the centre, reaching the corners. */
+function gradientLine(angle: number, width: number, height: number): { x0: number; y0: number; x1: number; y1: number } {
+  const radians = (angle * Math.PI) / 180;
+  const dx = Math.cos(radians) * (width / 2);
+  const dy = Math.sin(radians) * (height / 2);
+  const clamp = (value: number, max: number) => Math.min(max, Math.max(0, Math.round(value)));
+  return {
+    x0: clamp(width / 2 - dx, width),
+    y0: clamp(height / 2 - dy, height),
+    x1: clamp(width / 2 + dx, width),
+    y1: clamp(height / 2 + dy, height),
+  };
+}
+
+/** A path that can stand in a filter graph unescaped. */
+const SAFE_PATH = /^[A-Za-z0-9_./-]+$/;
+
+/**
+ * `font` as a drawtext `fontfile=` value: its own path when that needs no escaping, else a copy
+ * named `name` in `workDir` (ffmpeg's working directory), so the graph never needs escaping.
+ */
+export async function fontForGraph(font: string, workDir: string, name: string): Promise<string> {
+  if (SAFE_PATH.test(font)) return font;
+  await fs.copyFile(font, path.join(workDir, name));
+  return name;
+}
+
+interface TextItem {
+  /** File name (in the working folder) holding the text. */
+  file: string;
+  text: string;
+  font: 'bold' | 'regular';
+  size: number;
+  color: string;
+  x: string;
+  y: string;
+  shadow?: boolean;
+}
+
+/** A drawtext filter drawing one text file. */
+function drawtext(item: TextItem, fonts: Record<'bold' | 'regular', string>): string {
+  const shadow = item.shadow ? ':shadowcolor=black@0.45:shadowx=3:shadowy=3' : '';
+  return `drawtext=fontfile=${fonts[item.font]}:textfile=${item.file}:expansion=none:fontsize=${item.size}:fontcolor=${item.color}:x=${item.x}:y=${item.y}${shadow}`;
+}
+
+/** The text items of a card: title, counter, big faint number, excerpt lines (each centred). */
+function cardTexts(input: SceneCardInput, width: number, height: number): TextItem[] {
+  const unit = height / 1080;
+  const margin = Math.round(width * 0.0625);
+  const small = Math.round(40 * unit);
+  const items: TextItem[] = [];
+  const title = wrapText(input.title, 60, 1)[0] ?? '';
+  if (title)
+    items.push({
+      file: 'title.txt',
+      text: title,
+      font: 'regular',
+      size: small,
+      color: 'white@0.85',
+      x: String(margin),
+      y: String(Math.round(90 * unit)),
+    });
+  items.push({
+    file: 'counter.txt',
+    text: `${input.index} / ${input.total}`,
+    font: 'regular',
+    size: small,
+    color: 'white@0.85',
+    x: `w-tw-${margin}`,
+    y: String(Math.round(90 * unit)),
+  });
+  items.push({
+    file: 'number.txt',
+    text: String(input.index).padStart(2, '0'),
+    font: 'bold',
+    size: Math.round(420 * unit),
+    color: 'white@0.06',
+    x: `w-tw-${Math.round(margin * 0.6)}`,
+    y: `h-th-${Math.round(40 * unit)}`,
+  });
+  const size = Math.round(70 * unit);
+  const lineHeight = Math.round(size * 1.35);
+  const lines = wrapText(input.text, 36, 5);
+  const top = Math.round(height / 2 - (lines.length * lineHeight) / 2 + 30 * unit);
+  lines.forEach((line, i) => {
+    items.push({
+      file: `line${i}.txt`,
+      text: line,
+      font: 'bold',
+      size,
+      color: 'white',
+      x: '(w-tw)/2',
+      y: String(top + i * lineHeight),
+      shadow: true,
+    });
+  });
+  return items;
+}
+
+/** The whole filter graph of a card, from the lavfi gradient source to the last drawtext. */
+export function sceneCardGraph(
+  input: SceneCardInput,
+  fonts: Record<'bold' | 'regular', string>,
+): { graph: string; texts: TextItem[] } {
+  const width = input.width ?? 1920;
+  const height = input.height ?? 1080;
+  const palette = cardPalette(input.title, input.index);
+  const line = gradientLine(palette.angle, width, height);
+  const unit = height / 1080;
+  const margin = Math.round(width * 0.0625);
+  const texts = cardTexts(input, width, height);
+  const filters = [
+    `gradients=s=${width}x${height}:n=3:c0=${palette.stops[0]}:c1=${palette.stops[1]}:c2=${palette.stops[2]}:x0=${line.x0}:y0=${line.y0}:x1=${line.x1}:y1=${line.y1}:speed=0.00001:d=1:r=1`,
+    'format=rgb24',
+    // No grain: noise would cost the video encoder a quarter more time and double the bitrate.
+    'vignette=angle=PI/4.5',
+    `drawbox=x=${margin}:y=${Math.round(150 * unit)}:w=${Math.round(110 * unit)}:h=${Math.max(2, Math.round(6 * unit))}:color=${palette.accent}:t=fill`,
+    ...texts.map((item) => drawtext(item, fonts)),
+  ];
+  return { graph: filters.join(','), texts };
+}
+
+/** An even size from 64x64 to 7680x4320. */
+const isCardSize = (width: number, height: number): boolean =>
+  [width, height].every((side) => Number.isInteger(side) && side % 2 === 0) &&
+  width >= 64 &&
+  height >= 64 &&
+  width <= 7680 &&
+  height <= 4320;
+
+/**
+ * Draws a scene card (PNG, default 1920x1080) with ffmpeg. Throws MediaError: 'missing' without
+ * ffmpeg or a font, 'invalid' for a bad size or numbering, 'failed'/'timeout' from ffmpeg.
+ */
+export async function makeSceneCard(input: SceneCardInput): Promise<{ output: string; width: number; height: number }> {
+  const width = input.width ?? 1920;
+  const height = input.height ?? 1080;
+  if (!isCardSize(width, height)) {
+    throw new MediaError('invalid', `A scene card must be an even size between 64x64 and 7680x4320 (got ${width}x${height})`);
+  }
+  if (!Number.isInteger(input.index) || !Number.isInteger(input.total) || input.index < 1 || input.total < input.index) {
+    throw new MediaError('invalid', `Scene ${input.index} of ${input.total} is not a valid numbering`);
+  }
+  const fonts = findCardFonts();
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'scene-card-'));
+  const target = path.resolve(input.output);
+  const temporary = `${target}.${crypto.randomBytes(4).toString('hex')}.partial.png`;
+  try {
+    const fontArgs = {
+      bold: await fontForGraph(fonts.bold, work, 'bold.ttf'),
+      regular: await fontForGraph(fonts.regular, work, 'regular.ttf'),
+    };
+    const { graph, texts } = sceneCardGraph({ ...input, width, height }, fontArgs);
+    await Promise.all(texts.map((item) => fs.writeFile(path.join(work, item.file), item.text, 'utf8')));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const args = [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      graph,
+      '-frames:v',
+      '1',
+      '-c:v',
+      'png',
+      '-f',
+      'image2',
+      '-update',
+      '1',
+      ffmpegFileArg(temporary),
+    ];
+    await runFfmpeg(args, { cwd: work, timeoutMs: input.timeoutMs ?? 60_000, signal: input.signal, binary: input.ffmpegPath });
+    await fs.rename(temporary, target);
+    return { output: target, width, height };
+  } finally {
+    await fs.rm(temporary, { force: true });
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,170 @@
+import {
+  assTime,
+  balancedGroups,
+  balancedLines,
+  escapeAssText,
+  sentenceChunks,
+  splitSentences,
+  srtTime,
+  subtitleCues,
+  toAss,
+  toSrt,
+  wrapText,
+  type Cue,
+} from '../src/pipeline/media/subtitles';
+
+const STORY =
+  'Maria climbed the hundred steps of the old lighthouse. The storm had broken every window on the way up, and the wind ' +
+  'howled through the iron stairs like an animal. At the top she found her father’s lantern, still warm. "Who lit it?" ' +
+  'she whispered.';
+
+/** Every cue is one or two lines of at most 42 characters, 84 in all. */
+function expectReadable(cues: Cue[]): void {
+  for (const cue of cues) {
+    const lines = cue.text.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(2);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(42);
+    expect(Array.from(cue.text.replace('\n', ' ')).length).toBeLessThanOrEqual(84);
+  }
+}
+
+describe('splitSentences', () => {
+  it('splits after . ! ? … and closing quotes, keeping numbers whole', () => {
+    expect(splitSentences('It cost 3.5 dollars. Really? Yes! "Go." Then… silence.')).toEqual([
+      'It cost 3.5 dollars.',
+      'Really?',
+      'Yes!',
+      '"Go."',
+      'Then…',
+      'silence.',
+    ]);
+  });
+
+  it('splits after CJK full stops and collapses whitespace', () => {
+    expect(splitSentences('今日は晴れ。明日は雨！')).toEqual(['今日は晴れ。', '明日は雨！']);
+    expect(splitSentences('  one\n\ntwo   three ')).toEqual(['one two three']);
+  });
+});
+
+describe('balanced splitting', () => {
+  it('splits words into even groups within the limit', () => {
+    expect(balancedGroups(['aaaa', 'bb', 'cc', 'dddd'], 2, 10)).toEqual(['aaaa bb', 'cc dddd']);
+    expect(balancedGroups(['aaaaaaaaaaaa'], 1, 10)).toBeNull();
+    expect(balancedGroups(['a', 'b'], 3, 10)).toBeNull();
+  });
+
+  it('makes sentence chunks of at most two balanced lines', () => {
+    const chunks = sentenceChunks(
+      'The storm had broken every window on the way up, and the wind howled through the iron stairs like an animal in the night.',
+    );
+    expect(chunks.length).toBe(2);
+    for (const chunk of chunks) {
+      const lines = chunk.split('\n');
+      expect(lines.length).toBe(2);
+      expect(Math.abs(lines[0].length - lines[1].length)).toBeLessThan(12);
+    }
+  });
+
+  it('cuts words longer than a line (URLs, CJK without spaces)', () => {
+    const url = `https://example.com/${'x'.repeat(90)}`;
+    const cues = subtitleCues([{ text: url, start: 0, duration: 3 }]);
+    expectReadable(cues);
+    expect(cues.map((cue) => cue.text.replace(/\n/g, '')).join('')).toBe(url);
+    expectReadable(subtitleCues([{ text: '雨'.repeat(200), start: 0, duration: 5 }]));
+  });
+
+  it('wraps titles into balanced lines and excerpts with an ellipsis', () => {
+    expect(balancedLines("The Lighthouse Keeper's Daughter", 24, 3)).toEqual(['The Lighthouse', "Keeper's Daughter"]);
+    const lines = wrapText('one two three four five six seven eight nine ten', 10, 2);
+    expect(lines).toEqual(['one two', 'three fou…']);
+    expect(wrapText('short', 10, 2)).toEqual(['short']);
+  });
+});
+
+describe('subtitleCues', () => {
+  it('covers each part exactly, in order, without overlaps, timed by length', () => {
+    const parts = [
+      { text: STORY, start: 0, duration: 12 },
+      { text: 'Nobody answered. Only the sea.', start: 12.4, duration: 2.5 },
+    ];
+    const cues = subtitleCues(parts);
+    expectReadable(cues);
+    expect(cues[0].start).toBe(0);
+    expect(cues[cues.length - 1].end).toBeCloseTo(14.9, 9);
+    for (let i = 1; i < cues.length; i += 1) {
+      expect(cues[i].start).toBeGreaterThanOrEqual(cues[i - 1].end);
+      expect(cues[i].end).toBeGreaterThan(cues[i].start);
+    }
+    // Inside the first part the cues meet, and their durations follow their lengths.
+    const first = cues.filter((cue) => cue.end <= 12 + 1e-9);
+    const chars = first.map((cue) => cue.text.replace('\n', ' ').length);
+    const total = chars.reduce((a, b) => a + b, 0);
+    first.forEach((cue, i) => expect(cue.end - cue.start).toBeCloseTo((12 * chars[i]) / total, 9));
+    expect(first[first.length - 1].end).toBe(12);
+    // The second part starts at its own start (the gap is kept), short sentences share a cue.
+    const second = cues.filter((cue) => cue.start >= 12.4);
+    expect(second).toEqual([{ start: 12.4, end: 14.9, text: 'Nobody answered. Only the sea.' }]);
+  });
+
+  it('never overlaps parts that overlap, and skips empty or timeless parts', () => {
+    const cues = subtitleCues([
+      { text: 'First part is here.', start: 0, duration: 3 },
+      { text: 'Second starts too early.', start: 2, duration: 3 },
+      { text: '   ', start: 5, duration: 2 },
+      { text: 'No time at all.', start: 7, duration: 0 },
+    ]);
+    expect(cues.map((cue) => [cue.start, cue.end])).toEqual([
+      [0, 3],
+      [3, 5],
+    ]);
+  });
+
+  it('honours maxChars', () => {
+    const cues = subtitleCues([{ text: STORY, start: 0, duration: 10 }], { maxChars: 40 });
+    for (const cue of cues) {
+      expect(cue.text.replace('\n', ' ').length).toBeLessThanOrEqual(40);
+      for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(20);
+    }
+  });
+});
+
+describe('ASS and SRT', () => {
+  it('escapes braces, backslashes and line breaks', () => {
+    expect(escapeAssText('a {\\b1} c\\N d\nnext\r\nlast\tend')).toBe('a \\{\\\u2060b1\\} c\\\u2060N d\\Nnext\\Nlast end');
+  });
+
+  it('formats times with centiseconds, rounding neighbours to the same instant', () => {
+    expect(assTime(0)).toBe('0:00:00.00');
+    expect(assTime(61.005)).toBe('0:01:01.01');
+    expect(assTime(3723.456)).toBe('1:02:03.46');
+    expect(srtTime(3723.4567)).toBe('01:02:03,457');
+  });
+
+  it('writes a 1080p script: style at the bottom centre, one Dialogue per cue', () => {
+    const ass = toAss(
+      [
+        { start: 0, end: 1.5, text: 'Hello {world}' },
+        { start: 1.5, end: 3, text: 'two\nlines' },
+      ],
+      { width: 1920, height: 1080, fontSize: 60 },
+    );
+    expect(ass).toContain('PlayResX: 1920\nPlayResY: 1080');
+    expect(ass).toMatch(
+      /^Style: Default,DejaVu Sans,60,&H00FFFFFF,&H00FFFFFF,&H00101010,&H80000000,-1,0,0,0,100,100,0,0,1,3,0,2,/m,
+    );
+    const events = ass.split('\n').filter((line) => line.startsWith('Dialogue:'));
+    expect(events).toEqual([
+      'Dialogue: 0,0:00:00.00,0:00:01.50,Default,,0,0,0,,Hello \\{world\\}',
+      'Dialogue: 0,0:00:01.50,0:00:03.00,Default,,0,0,0,,two\\Nlines',
+    ]);
+  });
+
+  it('writes SRT blocks', () => {
+    expect(
+      toSrt([
+        { start: 0, end: 1.25, text: 'a\nb' },
+        { start: 2, end: 3, text: 'c' },
+      ]),
+    ).toBe('1\n00:00:00,000 --> 00:00:01,250\na\nb\n\n2\n00:00:02,000 --> 00:00:03,000\nc\n');
+  });
+});
