@@ -79,6 +79,9 @@ export default defineConfig({
         YOUTUBE_API_URL: `http://127.0.0.1:${FAKES.google}/`,
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKES.openai}/v1`,
         PROXY_CHECK_URL: `http://127.0.0.1:${FAKES.google}/generate_204`,
+        // Short stories with locally drawn scene cards keep a full run within seconds.
+        IMAGE_PROVIDER: 'local',
+        STORY_CHAPTERS: '2',
       },
     },
   ],

@@ -34,6 +34,8 @@ export interface BuildOptions {
   /** Fastify logger option; defaults to pino at config.logLevel. */
   logger?: boolean | { level: string };
   now?: () => Date;
+  /** Replaces the queue's enqueue of executions (tests run the engine by hand). */
+  enqueue?: (executionId: string) => Promise<string | null>;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -54,7 +56,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const mailer =
     options.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(app.log));
   app.decorate('config', config);
-  app.decorate('services', createServices({ db: options.database.db, config, mailer, queue: options.queue, now: options.now }));
+  app.decorate('services', createServices({
+      db: options.database.db,
+      config,
+      mailer,
+      queue: options.queue,
+      now: options.now,
+      ...(options.enqueue ? { enqueue: options.enqueue } : {}),
+    }),);
   app.decorateRequest('language', 'en');
   app.decorateRequest('user', null as unknown as User);
   app.addHook('onRequest', async (request) => {

@@ -25,6 +25,23 @@ export interface Config {
   openaiBaseUrl: string;
   /** What a proxy test reaches through the proxy. */
   proxyCheckUrl: string;
+  /** Where executions keep their files (DATA_DIR/media unless MEDIA_DIR is set). */
+  mediaDir: string;
+  /** An ffmpeg binary to use instead of the system's (FFMPEG_PATH). */
+  ffmpegPath: string | undefined;
+  /** Engine jobs run at once by each process that runs jobs. */
+  workerConcurrency: number;
+  /** Where scene images come from: the OpenAI images API, or cards drawn locally. */
+  imageProvider: 'openai' | 'local';
+  /** Chapters per story: chapter 1, the next chapters and the final one. */
+  storyChapters: number;
+  openaiSpeechModel: string;
+  openaiImageModel: string;
+  /** The operator's ElevenLabs key, used by voices whose provider is elevenlabs. */
+  elevenlabsApiKey: string | undefined;
+  elevenlabsBaseUrl: string;
+  /** Time-out of one outbound call of the engine (chat model, speech, images). */
+  outboundTimeoutMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -67,6 +84,14 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
 }
 
+function integerIn(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
 function urlOr(env: Env, name: string, fallback: string): string {
   const raw = nonEmpty(env, name);
   return raw === undefined ? fallback : parseUrl(name, raw, ['http:', 'https:']);
@@ -92,6 +117,12 @@ function loadAppSecret(raw: string | undefined, dataDir: string): string {
   const secret = crypto.randomBytes(48).toString('base64url');
   fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
+}
+
+function imageProvider(raw: string | undefined): 'openai' | 'local' {
+  const value = (raw ?? 'openai').toLowerCase();
+  if (value !== 'openai' && value !== 'local') throw new ConfigError(`IMAGE_PROVIDER must be openai or local (got "${raw}")`);
+  return value;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -143,5 +174,15 @@ export function loadConfig(env: Env = process.env): Config {
     youtubeApiUrl: urlOr(env, 'YOUTUBE_API_URL', 'https://youtube.googleapis.com/').replace(/\/?$/, '/'),
     openaiBaseUrl: urlOr(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1').replace(/\/+$/, ''),
     proxyCheckUrl: urlOr(env, 'PROXY_CHECK_URL', 'https://www.google.com/generate_204'),
+    mediaDir: path.resolve(nonEmpty(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
+    ffmpegPath: nonEmpty(env, 'FFMPEG_PATH'),
+    workerConcurrency: integerIn('WORKER_CONCURRENCY', nonEmpty(env, 'WORKER_CONCURRENCY'), 1, 1, 16),
+    imageProvider: imageProvider(nonEmpty(env, 'IMAGE_PROVIDER')),
+    storyChapters: integerIn('STORY_CHAPTERS', nonEmpty(env, 'STORY_CHAPTERS'), 5, 2, 20),
+    openaiSpeechModel: nonEmpty(env, 'OPENAI_SPEECH_MODEL') ?? 'gpt-4o-mini-tts',
+    openaiImageModel: nonEmpty(env, 'OPENAI_IMAGE_MODEL') ?? 'gpt-image-1',
+    elevenlabsApiKey: nonEmpty(env, 'ELEVENLABS_API_KEY'),
+    elevenlabsBaseUrl: urlOr(env, 'ELEVENLABS_BASE_URL', 'https://api.elevenlabs.io').replace(/\/+$/, ''),
+    outboundTimeoutMs: integerIn('OUTBOUND_TIMEOUT_MS', nonEmpty(env, 'OUTBOUND_TIMEOUT_MS'), 120_000, 1000, 3_600_000),
   };
 }

@@ -11,6 +11,24 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
+/** The engine's queues: one job per execution run, and the scheduler's tick. */
+export const QUEUES = { execution: 'execution-run', tick: 'scheduler-tick' } as const;
+
+/** A run may take long (a long story, a slow API): pg-boss gives up on an active job after this. */
+export const EXECUTION_JOB_EXPIRE_SECONDS = 4 * 60 * 60;
+
+/** Creates the engine's queues (idempotent). */
+export async function createQueues(boss: PgBoss): Promise<void> {
+  for (const name of Object.values(QUEUES)) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name);
+  }
+}
+
+/** Enqueues one run of an execution; answers the job id. Runs are not retried by pg-boss: the engine resumes them itself. */
+export async function enqueueExecution(queue: Queue, executionId: string): Promise<string | null> {
+  return queue.boss.send(QUEUES.execution, { executionId }, { retryLimit: 0, expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS });
+}
+
 export interface QueueOptions {
   /** Run supervision (maintenance, schedules) in this process. */
   supervise?: boolean;
@@ -27,6 +45,7 @@ export async function startQueue(database: Database, options: QueueOptions = {})
   } as unknown as PgBoss.ConstructorOptions);
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
+  await createQueues(boss);
   let running = true;
   return {
     boss,

@@ -4,6 +4,7 @@ import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
 import { buildApp } from './app';
+import { startEngine, type RunningEngine } from './pipeline/worker';
 
 /**
  * The embedded database must have one process at a time: a second server on the same DATA_DIR
@@ -67,6 +68,12 @@ async function main(): Promise<void> {
     return buildApp({ config, database, queue });
   })();
 
+  // RUN_JOBS=false: this process only answers the API; `npm run worker` processes run the engine.
+  let engine: RunningEngine | undefined;
+  if (config.runJobs && queue) {
+    engine = await startEngine({ services: app.services, config, queue, log: app.log, exclusive: database.kind === 'pglite' });
+  }
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await engine?.stop();
       await queue?.stop();
       await database.close();
       unlock();

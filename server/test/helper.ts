@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app';
+import { buildApp, type BuildOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { memoryMailer } from '../src/providers/mailer';
@@ -49,7 +49,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestContext> {
+export async function buildTestApp(
+  overrides: Record<string, string> = {},
+  options: Pick<BuildOptions, 'enqueue' | 'queue'> = {},
+): Promise<TestContext> {
   const database = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-data-'));
   const config = loadConfig({
@@ -68,7 +71,7 @@ export async function buildTestApp(overrides: Record<string, string> = {}): Prom
       this.now = new Date(this.now.getTime() + ms);
     },
   };
-  const app = await buildApp({ config, database, mailer, logger: false, now: () => clock.now });
+  const app = await buildApp({ config, database, mailer, logger: false, now: () => clock.now, ...options });
   await app.ready();
   return {
     app,

@@ -195,6 +195,7 @@ describe('create', () => {
       next_execution: new Date(at.getTime() + 3 * DAY_MS).toISOString(),
       publication_time: '09:00',
       last_error: null,
+      latest_execution_id: null,
       needs: [],
       created_at: at.toISOString(),
       updated_at: at.toISOString(),

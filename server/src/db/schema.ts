@@ -244,7 +244,10 @@ export const processes = pgTable(
     lastExecution: ts('last_execution'),
     nextExecution: ts('next_execution').notNull(),
     publicationTime: text('publication_time').notNull().default('09:00'),
+    /** The last run's error: English text for logs, and a message key + params shown in the reader's language. */
     lastError: text('last_error'),
+    lastErrorKey: text('last_error_key'),
+    lastErrorParams: jsonb('last_error_params').$type<Record<string, string | number>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -278,7 +281,18 @@ export const executions = pgTable(
     /** Outputs of finished steps, reused when a failed run is retried. */
     checkpoint: jsonb('checkpoint').$type<Record<string, unknown>>().notNull().default({}),
     storyTitle: text('story_title'),
+    /** English text for logs; the key and params are translated for the reader. */
     error: text('error'),
+    errorKey: text('error_key'),
+    errorParams: jsonb('error_params').$type<Record<string, string | number>>(),
+    /** manual (execute), schedule or retry. */
+    trigger: text('trigger').notNull().default('manual'),
+    /** The pg-boss job that runs it now; an older job that finds another id here stops. */
+    jobId: text('job_id'),
+    /** Touched by the worker while it runs; a stale one means the worker died. */
+    heartbeatAt: ts('heartbeat_at'),
+    /** How many times a run left by a dead worker was resumed. */
+    recoveries: integer('recoveries').notNull().default(0),
     startedAt: ts('started_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),

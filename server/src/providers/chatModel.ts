@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIError, type ClientOptions } from 'openai';
 
 /**
  * A small client of an OpenAI-compatible chat-model API (OpenAI itself or any server that speaks
@@ -13,6 +13,8 @@ export interface ChatModelClientOptions {
   timeoutMs?: number;
   /** Retries of connection errors, timeouts, 408, 409, 429 and 5xx; default 2. */
   maxRetries?: number;
+  /** An undici dispatcher (a ProxyAgent) the requests go through. */
+  dispatcher?: object;
 }
 
 export interface ChatMessage {
@@ -94,6 +96,7 @@ export function createChatModelClient(options: ChatModelClientOptions): ChatMode
     baseURL: options.baseUrl.replace(/\/+$/, ''),
     timeout: options.timeoutMs ?? DEFAULT_CHAT_MODEL_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
+    ...(options.dispatcher ? { fetchOptions: { dispatcher: options.dispatcher } as ClientOptions['fetchOptions'] } : {}),
     // Never pick up an organization or project from this process's environment.
     organization: null,
     project: null,

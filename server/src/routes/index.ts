@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import authRoutes from './auth';
 import channelRoutes from './channels';
 import chatModelRoutes from './chatModel';
+import executionRoutes from './executions';
 import healthRoutes from './health';
+import mediaRoutes from './media';
+import publicationRoutes from './publications';
 import processRoutes from './processes';
 import proxyRoutes from './proxies';
 import promptRoutes from './prompts';
@@ -24,4 +27,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(voiceRoutes, { prefix: '/voices' });
   await app.register(voiceSampleRoutes, { prefix: '/voice-samples' });
   await app.register(processRoutes, { prefix: '/processes' });
+  await app.register(executionRoutes, { prefix: '/executions' });
+  await app.register(mediaRoutes, { prefix: '/media' });
+  await app.register(publicationRoutes, { prefix: '/publications' });
 }

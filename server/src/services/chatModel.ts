@@ -225,7 +225,10 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
   }
 
   /** A ready client for the user's stored configuration (for the video engine), or undefined. */
-  async function clientFor(userId: string, options: { timeoutMs?: number } = {}): Promise<ChatModelClient | undefined> {
+  async function clientFor(
+    userId: string,
+    options: { timeoutMs?: number; maxRetries?: number; dispatcher?: object } = {},
+  ): Promise<ChatModelClient | undefined> {
     const row = await find(userId);
     const apiKey = row ? storedKey(row) : undefined;
     if (!row || !apiKey) return undefined;
@@ -234,10 +237,20 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
       baseUrl: row.baseUrl ?? defaultBaseUrl,
       model: row.model ?? DEFAULT_CHAT_MODEL,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     });
   }
 
-  return { get, create, update, remove, test, clientFor };
+  /** The user's stored key and API root (the engine's speech and image calls use the same account). */
+  async function credentialsFor(userId: string): Promise<{ apiKey: string; baseUrl: string } | undefined> {
+    const row = await find(userId);
+    const apiKey = row ? storedKey(row) : undefined;
+    if (!row || !apiKey) return undefined;
+    return { apiKey, baseUrl: row.baseUrl ?? defaultBaseUrl };
+  }
+
+  return { get, create, update, remove, test, clientFor, credentialsFor };
 }
 
 export type ChatModelService = ReturnType<typeof createChatModelService>;

@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
-import type { Queue } from '../queue';
+import { enqueueExecution, type Queue } from '../queue';
+import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage';
+import { createExecutionService } from './executions';
+import { createExecutionRunService } from './executionRuns';
 import { SecretBox } from '../lib/secrets';
 import { createAuthService } from './auth';
 import { createChannelService } from './channels';
@@ -20,6 +23,10 @@ export interface ServiceDeps {
   mailer: Mailer;
   queue?: Queue;
   now?: () => Date;
+  /** Where execution files live; MEDIA_DIR on the local disk by default. */
+  storage?: MediaStorage;
+  /** Replaces the queue's enqueue (tests run the engine by hand). */
+  enqueue?: (executionId: string) => Promise<string | null>;
 }
 
 /** Composes every service; routes and jobs reach the rules only through these. */
@@ -56,7 +63,17 @@ export function createServices(deps: ServiceDeps) {
   const proxies = createProxyService({ db: deps.db, now, secrets, proxyCheckUrl: deps.config.proxyCheckUrl });
   const prompts = createPromptService({ db: deps.db, now });
   const voices = createVoiceService({ db: deps.db, now, dataDir: deps.config.dataDir });
-  const processes = createProcessService({ db: deps.db, now });
+  const storage = deps.storage ?? localMediaStorage(deps.config.mediaDir);
+  const queue = deps.queue;
+  const executions = createExecutionService({
+    db: deps.db,
+    now,
+    appSecret: deps.config.appSecret,
+    storage,
+    enqueue: deps.enqueue ?? (queue ? (executionId) => enqueueExecution(queue, executionId) : undefined),
+  });
+  const processes = createProcessService({ db: deps.db, now, hooks: executions });
+  const runs = createExecutionRunService({ db: deps.db, now });
 
   async function health() {
     let database = 'ok';
@@ -69,7 +86,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, health };
+  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, health, secrets };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -4,6 +4,7 @@ import { channels, processes, promptLanguages, prompts, voices, youtubeApis } fr
 import { notFound, unprocessable } from '../errors';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Page } from './paging';
+import { describeError } from './errorText';
 
 /**
  * Processes: a user's recurring workflows that make and publish one story video every
@@ -73,6 +74,8 @@ export interface ProcessDto {
   next_execution: string;
   publication_time: string;
   last_error: string | null;
+  /** The newest execution, for the status dialog. */
+  latest_execution_id: string | null;
   needs: ProcessNeed[];
   created_at: string;
   updated_at: string;
@@ -179,6 +182,9 @@ const joinedColumns = {
   promptHasLanguage: sql<boolean>`(${promptLanguages.promptId} is not null)`,
   voiceName: voices.name,
   voiceActive: voices.isActive,
+  latestExecutionId: sql<
+    string | null
+  >`(select "executions"."id" from "executions" where "executions"."process_id" = ${processes.id} order by "executions"."created_at" desc limit 1)`,
 };
 
 function joinedSelect(runner: Runner, where: SQL | undefined) {
@@ -218,7 +224,7 @@ export function needsOf(row: JoinedRow): ProcessNeed[] {
   return needs;
 }
 
-function toDto(row: JoinedRow): ProcessDto {
+function toDto(row: JoinedRow, into: Language): ProcessDto {
   const p: ProcessRow = row.process;
   return {
     id: p.id,
@@ -239,14 +245,34 @@ function toDto(row: JoinedRow): ProcessDto {
     last_execution: p.lastExecution?.toISOString() ?? null,
     next_execution: p.nextExecution.toISOString(),
     publication_time: p.publicationTime,
-    last_error: p.lastError,
+    last_error: describeError(p.lastErrorKey, p.lastErrorParams, p.lastError, into),
+    latest_execution_id: row.latestExecutionId,
     needs: needsOf(row),
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };
 }
 
-export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
+/** What the process rules need from executions (passed in, so the two services do not import each other's factories). */
+export interface ProcessExecutionHooks {
+  /** Cancels a scheduled run not started yet (the process was switched off). */
+  cancelPending(runner: Runner, processId: string): Promise<void>;
+  idsOfProcess(processId: string): Promise<string[]>;
+  removeMedia(executionIds: string[]): Promise<void>;
+}
+
+/**
+ * The first slot at or after `from` in the process's 3-day rhythm that started at `due`: a process
+ * switched back on after a long pause waits for its next slot instead of running at once.
+ */
+export function nextSlot(due: Date, from: Date): Date {
+  if (due.getTime() >= from.getTime()) return due;
+  const interval = EXECUTION_INTERVAL_DAYS * DAY_MS;
+  const steps = Math.ceil((from.getTime() - due.getTime()) / interval);
+  return new Date(due.getTime() + steps * interval);
+}
+
+export function createProcessService({ db, now, hooks }: { db: Db; now: () => Date; hooks?: ProcessExecutionHooks }) {
   const ownedBy = (userId: string) => eq(processes.userId, userId);
   const byId = (userId: string, id: string) => and(eq(processes.id, id), eq(processes.userId, userId));
 
@@ -256,14 +282,15 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
     return row;
   }
 
-  async function get(userId: string, id: string): Promise<ProcessDto> {
-    return toDto(await find(db, userId, id));
+  async function get(userId: string, id: string, into: Language = 'en'): Promise<ProcessDto> {
+    return toDto(await find(db, userId, id), into);
   }
 
   /** The user's processes (or only active ones), newest first, with the names of what they use. */
   async function list(
     userId: string,
     page: Page & { active_only?: boolean },
+    into: Language = 'en',
   ): Promise<{ processes: ProcessDto[]; total: number }> {
     const where = page.active_only ? and(ownedBy(userId), eq(processes.isActive, true)) : ownedBy(userId);
     const rows = await joinedSelect(db, where)
@@ -271,7 +298,7 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
       .offset(page.skip)
       .limit(page.limit);
     const [total] = await db.select({ n: count() }).from(processes).where(where);
-    return { processes: rows.map(toDto), total: total?.n ?? 0 };
+    return { processes: rows.map((row) => toDto(row, into)), total: total?.n ?? 0 };
   }
 
   /** The dashboard's four numbers, from one statement. */
@@ -384,7 +411,24 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
         .returning({ id: processes.id });
       return row!.id;
     });
-    return get(userId, id);
+    return get(userId, id, into);
+  }
+
+  /**
+   * Switching on moves a next execution left in the past to the next slot of its rhythm;
+   * switching off cancels a scheduled run that has not started.
+   */
+  async function activationChanged(tx: Runner, id: string, active: boolean): Promise<void> {
+    if (!active) {
+      await hooks?.cancelPending(tx, id);
+      return;
+    }
+    const [row] = await tx.select({ nextExecution: processes.nextExecution }).from(processes).where(eq(processes.id, id));
+    if (!row) return;
+    const next = nextSlot(row.nextExecution, now());
+    if (next.getTime() !== row.nextExecution.getTime()) {
+      await tx.update(processes).set({ nextExecution: next }).where(eq(processes.id, id));
+    }
   }
 
   /**
@@ -396,7 +440,7 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
   async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
     await db.transaction(async (tx) => {
       const [current] = await tx
-        .select({ promptId: processes.promptId, language: processes.language })
+        .select({ promptId: processes.promptId, language: processes.language, isActive: processes.isActive })
         .from(processes)
         .where(byId(userId, id))
         .for('update');
@@ -439,8 +483,9 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
         .where(byId(userId, id));
       // Throwing rolls the whole update back: nothing changes on a refusal.
       if (input.is_active === true) refuseNeeds(await find(tx, userId, id), into);
+      if (input.is_active !== undefined && input.is_active !== current.isActive) await activationChanged(tx, id, input.is_active);
     });
-    return get(userId, id);
+    return get(userId, id, into);
   }
 
   /** Flips `is_active`; turning on needs an empty `needs`. */
@@ -450,18 +495,21 @@ export function createProcessService({ db, now }: { db: Db; now: () => Date }) {
       if (!current) throw notFound('processes.notFound');
       if (!current.isActive) refuseNeeds(await find(tx, userId, id), into);
       await tx.update(processes).set({ isActive: !current.isActive, updatedAt: now() }).where(byId(userId, id));
+      await activationChanged(tx, id, !current.isActive);
     });
-    return get(userId, id);
+    return get(userId, id, into);
   }
 
   /**
    * Deletes the process. Its executions and story titles go with it by foreign key (ON DELETE
-   * CASCADE); publications keep their record without the process. The media files of executions
-   * are not touched here: they live in the engine's storage (issue 5), which owns their cleanup.
+   * CASCADE); publications keep their record without the process; the executions' media files
+   * are removed from storage. A run in progress notices at its next step or heartbeat and stops.
    */
   async function remove(userId: string, id: string): Promise<void> {
+    const executionIds = (await hooks?.idsOfProcess(id)) ?? [];
     const deleted = await db.delete(processes).where(byId(userId, id)).returning({ id: processes.id });
     if (deleted.length === 0) throw notFound('processes.notFound');
+    await hooks?.removeMedia(executionIds);
   }
 
   return { list, get, stats, create, update, toggle, remove };

@@ -287,7 +287,28 @@ export function createProxyService({
     };
   }
 
-  return { list, get, create, update, toggle, test, remove };
+  /**
+   * The URLs (with their passwords) of the enabled http(s) proxies, oldest first, for the engine's
+   * outbound calls. socks5 proxies are left out: the engine's HTTP client cannot tunnel through
+   * them. A proxy whose password cannot be decrypted is skipped.
+   */
+  async function outboundUrls(): Promise<string[]> {
+    const rows = await db
+      .select()
+      .from(proxies)
+      .where(eq(proxies.isActive, true))
+      .orderBy(asc(proxies.createdAt), asc(proxies.id));
+    const urls: string[] = [];
+    for (const proxy of rows) {
+      if (!/^https?:/i.test(proxy.url)) continue;
+      const password = openPassword(proxy.passwordEnc);
+      if (password === undefined) continue;
+      urls.push(withPassword(proxy.url, password).toString());
+    }
+    return urls;
+  }
+
+  return { list, get, create, update, toggle, test, remove, outboundUrls };
 }
 
 export type ProxyService = ReturnType<typeof createProxyService>;

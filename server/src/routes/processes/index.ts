@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../guards';
+import { executionSchema, startedSchema } from './executionSchemas';
 import {
+  detailSchema,
   dateTime,
   errorResponses,
   idParams,
@@ -13,12 +15,9 @@ import {
 } from '../schemas';
 import { PROCESS_LANGUAGES, PROCESS_NEEDS, type CreateProcessInput, type UpdateProcessInput } from '../../services/processes';
 
-/**
- * Processes (docs/api-processes.md). POST /processes/{id}/execute belongs to the engine
- * (issue 5) and is registered with it.
- */
+/** Processes (docs/api-processes.md), their executions and the execute action. */
 
-const processSchema = {
+export const processSchema = {
   type: 'object',
   required: [
     'id',
@@ -40,6 +39,7 @@ const processSchema = {
     'next_execution',
     'publication_time',
     'last_error',
+    'latest_execution_id',
     'needs',
     'created_at',
     'updated_at',
@@ -64,6 +64,7 @@ const processSchema = {
     next_execution: dateTime,
     publication_time: { type: 'string' },
     last_error: nullableString,
+    latest_execution_id: nullableString,
     needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },
     created_at: dateTime,
     updated_at: dateTime,
@@ -102,7 +103,7 @@ const bodyProperties = {
 } as const;
 
 export default async function processRoutes(app: FastifyInstance): Promise<void> {
-  const { processes } = app.services;
+  const { processes, executions } = app.services;
   app.addHook('preHandler', requireUser);
 
   app.get<{ Querystring: { skip: number; limit: number; active_only: boolean } }>(
@@ -113,7 +114,7 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
         response: { 200: listResponse('processes', processSchema), ...errorResponses },
       },
     },
-    async (request) => processes.list(request.user.id, request.query),
+    async (request) => processes.list(request.user.id, request.query, request.language),
   );
 
   // Before '/:id', so "stats" is never taken for an id.
@@ -124,7 +125,7 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
   app.get<{ Params: IdParams }>(
     '/:id',
     { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
-    async (request) => processes.get(request.user.id, request.params.id),
+    async (request) => processes.get(request.user.id, request.params.id, request.language),
   );
 
   app.post<{ Body: CreateProcessInput }>(
@@ -159,6 +160,30 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     '/:id/toggle',
     { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
     async (request) => processes.toggle(request.user.id, request.params.id, request.language),
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/:id/execute',
+    { schema: { params: idParams, response: { 202: startedSchema, ...errorResponses, 503: detailSchema } } },
+    async (request, reply) => {
+      const started = await executions.start(request.params.id, 'manual', request.user.id);
+      return reply.code(202).send({
+        execution_id: started.execution_id,
+        process: await processes.get(request.user.id, started.process_id, request.language),
+      });
+    },
+  );
+
+  app.get<{ Params: IdParams; Querystring: { skip: number; limit: number } }>(
+    '/:id/executions',
+    {
+      schema: {
+        params: idParams,
+        querystring: listQuery(),
+        response: { 200: listResponse('executions', executionSchema), ...errorResponses },
+      },
+    },
+    async (request) => executions.list(request.user.id, request.params.id, request.query, request.language),
   );
 
   app.delete<{ Params: IdParams }>(

@@ -1,0 +1,80 @@
+import type { Dispatcher } from 'undici';
+import type { Config } from '../config';
+import type { MessageKey, MessageParams } from '../messages';
+import type { ChatModelClient } from '../providers/chatModel';
+import type { Services } from '../services';
+import type { ExecutionRow, ProcessRow } from '../services/executionRuns';
+
+/**
+ * What every step of a run receives, and the checkpoint it reads and extends. A step writes its
+ * files into `workDir` (the execution's media folder) and records them in the checkpoint, so a
+ * retry or a resumed run skips what is already done.
+ */
+
+export interface Chapter {
+  /** The narrated text. */
+  text: string;
+}
+
+export interface Checkpoint {
+  texts?: { title: string; premise: string };
+  story?: { chapters: string[]; summary: string };
+  /** Narration file names per chapter, in the execution's folder. */
+  audios?: { files: string[] };
+  /** Scene image file names, in order, and which chapter each scene belongs to. */
+  images?: { files: string[]; chapterOf: number[]; texts: string[] };
+  video?: { file: string; thumbnail: string; durationSeconds: number };
+  [key: string]: unknown;
+}
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface StepContext {
+  execution: ExecutionRow;
+  process: ProcessRow;
+  userId: string;
+  language: string;
+  workDir: string;
+  checkpoint: Checkpoint;
+  /** Persists the checkpoint now (in the middle of a step). */
+  save(): Promise<void>;
+  /** Aborted when the run was cancelled or deleted, or the server is stopping. */
+  signal: AbortSignal;
+  services: Services;
+  config: Config;
+  log: Logger;
+  /** The proxy URL this run's outbound calls go through, if any. */
+  proxyUrl: string | undefined;
+  /** An undici dispatcher for proxyUrl. */
+  dispatcher: Dispatcher | undefined;
+  /** The user's chat-model client (throws a StepFailure when the key is gone). */
+  chat(): Promise<ChatModelClient>;
+  /** Counts one external call for the usage panel. */
+  recordCall(service: string, operation: string): Promise<void>;
+}
+
+/** A step's failure with a message for the reader (a catalogue key) and English text for logs. */
+export class StepFailure extends Error {
+  constructor(
+    readonly key: MessageKey,
+    readonly params: MessageParams,
+    text: string,
+  ) {
+    super(text);
+    this.name = 'StepFailure';
+  }
+}
+
+/** The run was cancelled, deleted or the server is stopping: stop without recording a failure. */
+export class RunAborted extends Error {
+  constructor() {
+    super('run aborted');
+    this.name = 'RunAborted';
+  }
+}
+
+export type Step = (ctx: StepContext) => Promise<void>;

@@ -1,0 +1,204 @@
+import crypto from 'node:crypto';
+import type { Config } from '../config';
+import { QUEUES, type Queue } from '../queue';
+import type { Services } from '../services';
+import type { ExecutionRow } from '../services/executionRuns';
+import { PROCESS_STEPS } from '../services/processes';
+import { proxyDispatcher } from '../providers/outbound';
+import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';
+import { STEPS } from './steps';
+
+/**
+ * The execution engine: runs an execution's steps from where it stands (a retry or a resumed run
+ * skips what its checkpoint holds), keeps a heartbeat while it runs, starts scheduled runs, and
+ * finds runs a dead worker left behind. pg-boss delivers the jobs (see worker.ts).
+ */
+
+/** How often a running worker touches its execution. */
+export const HEARTBEAT_MS = 10_000;
+/** A running execution not heard of for this long belongs to a dead worker. */
+export const STALE_AFTER_MS = 90_000;
+/** A run left by dead workers is resumed this many times, then ended in error. */
+export const MAX_RECOVERIES = 2;
+
+export interface EngineDeps {
+  services: Services;
+  config: Config;
+  log: Logger;
+  /** To look up job states while recovering (absent in tests that run executions by hand). */
+  queue?: Queue;
+  now?: () => Date;
+}
+
+export interface Engine {
+  /** Runs (or resumes) one execution; `jobId` is the pg-boss job that asked. */
+  run(executionId: string, jobId?: string | null): Promise<void>;
+  /** Starts the runs that are due; answers how many started. */
+  tick(): Promise<number>;
+  /**
+   * Resumes or ends runs left by dead workers. `exclusive`: this process is the only worker (the
+   * embedded database), so every running execution not waiting in the queue is an orphan.
+   */
+  recover(exclusive: boolean): Promise<number>;
+  /** Aborts the runs in progress (the server is stopping); they resume at the next start. */
+  abortAll(): void;
+}
+
+function englishReason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+export function createEngine({ services, config, log, queue, now = () => new Date() }: EngineDeps): Engine {
+  const { runs, executions } = services;
+  const inProgress = new Map<string, AbortController>();
+
+  /** The run's proxy: one of the admins' active http(s) proxies, picked by the execution id. */
+  async function proxyFor(executionId: string): Promise<string | undefined> {
+    const urls = await services.proxies.outboundUrls();
+    if (urls.length === 0) return undefined;
+    const index = crypto.createHash('sha256').update(executionId).digest().readUInt32BE(0) % urls.length;
+    return urls[index];
+  }
+
+  async function run(executionId: string, jobId: string | null = null): Promise<void> {
+    let row = await runs.claim(executionId, jobId);
+    if (!row) return;
+    const process = await runs.processOf(row.processId);
+    if (!process) return;
+
+    const controller = new AbortController();
+    inProgress.set(executionId, controller);
+    const beat = setInterval(() => {
+      runs
+        .heartbeat(executionId, jobId)
+        .then((alive) => {
+          if (!alive) controller.abort();
+        })
+        .catch((error: unknown) => log.warn({ err: error, executionId }, 'heartbeat failed'));
+    }, HEARTBEAT_MS);
+    beat.unref();
+
+    const checkpoint = { ...row.checkpoint } as Checkpoint;
+    const proxyUrl = await proxyFor(executionId);
+    const dispatcher = proxyDispatcher(proxyUrl);
+    const ctx: StepContext = {
+      execution: row,
+      process,
+      userId: row.userId,
+      language: row.language,
+      workDir: await executions.storage.workDir(executionId),
+      checkpoint,
+      save: () => runs.saveCheckpoint(executionId, checkpoint, checkpoint.texts?.title),
+      signal: controller.signal,
+      services,
+      config,
+      log,
+      proxyUrl,
+      dispatcher,
+      async chat() {
+        const client = await services.chatModel.clientFor(row!.userId, {
+          timeoutMs: config.outboundTimeoutMs,
+          maxRetries: 4,
+          ...(dispatcher ? { dispatcher } : {}),
+        });
+        if (!client) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+        return client;
+      },
+      recordCall: (service, operation) => runs.recordCall(row!.userId, executionId, service, operation),
+    };
+
+    const first = row.currentStep;
+    let index = first;
+    try {
+      for (; index < PROCESS_STEPS.length; index += 1) {
+        if (controller.signal.aborted || !(await runs.heartbeat(executionId, jobId))) throw new RunAborted();
+        const key = PROCESS_STEPS[index]!;
+        // The server stopped after this step finished and before the next began: not made again.
+        if (index === first && row.stepTimes[key]?.finishedAt) continue;
+        row = await runs.stepStarted(row, index);
+        ctx.execution = row;
+        log.info({ executionId, step: key }, 'step started');
+        await STEPS[index]!(ctx);
+        if (controller.signal.aborted) throw new RunAborted();
+        row = await runs.stepFinished(row, index, checkpoint);
+      }
+      await runs.complete(row);
+      log.info({ executionId }, 'execution completed');
+    } catch (error) {
+      if (error instanceof RunAborted || controller.signal.aborted) {
+        log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution stopped');
+        // Deleted with its process: nothing may stay on disk.
+        if (!(await runs.load(executionId))) await executions.storage.remove(executionId);
+        return;
+      }
+      const failure =
+        error instanceof StepFailure
+          ? { key: error.key, params: error.params, text: error.message }
+          : { key: 'pipeline.failed' as const, params: { reason: englishReason(error) }, text: englishReason(error) };
+      if (!(error instanceof StepFailure)) log.error({ err: error, executionId, step: PROCESS_STEPS[index] }, 'step crashed');
+      else log.warn({ executionId, step: PROCESS_STEPS[index], reason: error.message }, 'execution failed');
+      await runs.fail(row, failure);
+    } finally {
+      clearInterval(beat);
+      inProgress.delete(executionId);
+      await dispatcher?.close().catch(() => undefined);
+    }
+  }
+
+  async function tick(): Promise<number> {
+    let started = 0;
+    for (const { processId, running } of await runs.claimDue()) {
+      if (running) {
+        log.info({ processId }, 'scheduled run skipped: the process is already running');
+        continue;
+      }
+      try {
+        await executions.start(processId, 'schedule');
+        started += 1;
+      } catch (error) {
+        log.warn({ err: error, processId }, 'scheduled run could not start');
+      }
+    }
+    return started;
+  }
+
+  /** Whether the execution's job is still waiting in the queue (or its worker is alive). */
+  async function waiting(row: ExecutionRow, exclusive: boolean): Promise<boolean> {
+    if (inProgress.has(row.id)) return true;
+    if (!row.jobId || !queue) return false;
+    const job = await queue.boss.getJobById(QUEUES.execution, row.jobId).catch(() => null);
+    if (!job) return false;
+    if (job.state === 'created' || job.state === 'retry') return true;
+    // An active job: alive unless this process is the only worker (then it died with the last one).
+    return job.state === 'active' && !exclusive;
+  }
+
+  async function recover(exclusive: boolean): Promise<number> {
+    const before = exclusive ? undefined : new Date(now().getTime() - STALE_AFTER_MS);
+    let handled = 0;
+    for (const orphan of await runs.orphans(before)) {
+      if (await waiting(orphan, exclusive)) continue;
+      const recoveries = await runs.claimOrphan(orphan);
+      if (recoveries === undefined) continue;
+      handled += 1;
+      if (recoveries > MAX_RECOVERIES) {
+        log.warn({ executionId: orphan.id }, 'execution interrupted too often: ended in error');
+        await runs.fail(orphan, {
+          key: 'pipeline.interrupted',
+          params: { count: recoveries - 1 },
+          text: `interrupted ${recoveries - 1} times`,
+        });
+        continue;
+      }
+      log.info({ executionId: orphan.id, recoveries }, 'resuming an execution left by a stopped worker');
+      await executions.resume(orphan.id, orphan.processId);
+    }
+    return handled;
+  }
+
+  function abortAll(): void {
+    for (const controller of inProgress.values()) controller.abort();
+  }
+
+  return { run, tick, recover, abortAll };
+}

@@ -1,0 +1,33 @@
+import { ChatModelError, type ChatMessage } from '../../providers/chatModel';
+import type { MessageKey, MessageParams } from '../../messages';
+import { StepFailure, type StepContext } from '../context';
+
+/**
+ * One chat completion for a step, counted in the usage record. A refused key or an exhausted
+ * quota ends the run with what to do; anything else with `failKey` and the API's reason.
+ */
+export async function ask(
+  ctx: StepContext,
+  operation: string,
+  system: string,
+  prompt: string,
+  failKey: MessageKey,
+  failParams: MessageParams = {},
+): Promise<string> {
+  const client = await ctx.chat();
+  const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
+  try {
+    const answer = await client.complete({ system, messages, temperature: 0.9 });
+    await ctx.recordCall('openai', operation);
+    if (!answer.trim()) throw new ChatModelError('the chat model answered an empty text', 'api_error');
+    return answer;
+  } catch (error) {
+    await ctx.recordCall('openai', operation);
+    if (!(error instanceof ChatModelError)) throw error;
+    if (error.kind === 'invalid_key') throw new StepFailure('pipeline.keyRefused', { service: 'ChatGPT' }, error.message);
+    if (error.status === 429 && /quota/i.test(error.message)) {
+      throw new StepFailure('pipeline.quota', { service: 'OpenAI', reason: error.message }, error.message);
+    }
+    throw new StepFailure(failKey, { ...failParams, reason: error.message }, error.message);
+  }
+}

@@ -1,0 +1,149 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { MessageKey, MessageParams } from '../../messages';
+import { createElevenLabsClient } from '../../providers/elevenlabs';
+import { createOpenAIMediaClient } from '../../providers/openaiMedia';
+import { ProviderError } from '../../providers/outbound';
+import { SpeechError, espeakSpeak, espeakVoiceFor } from '../../providers/speech';
+import { StepFailure, type StepContext } from '../context';
+import { makeSceneCard } from '../media/sceneCards';
+import { splitScenes } from '../story';
+
+/** Scenes (and so images) per chapter. */
+export const SCENES_PER_CHAPTER = 2;
+/** OpenAI's voice when a voice of provider openai names none. */
+const DEFAULT_OPENAI_VOICE = 'alloy';
+
+async function exists(file: string): Promise<boolean> {
+  return (await fs.stat(file).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** A provider's failure as the run's error: a refused key and an empty quota say what to do. */
+function providerFailure(error: unknown, service: string, key: MessageKey, params: MessageParams): StepFailure {
+  if (error instanceof StepFailure) return error;
+  if (error instanceof ProviderError) {
+    if (error.kind === 'invalid_key') return new StepFailure('pipeline.keyRefused', { service }, error.message);
+    if (error.kind === 'quota') return new StepFailure('pipeline.quota', { service, reason: error.message }, error.message);
+    return new StepFailure(key, { ...params, reason: error.message }, error.message);
+  }
+  if (error instanceof SpeechError) {
+    if (error.code === 'missing') return new StepFailure('pipeline.espeakMissing', {}, error.message);
+    return new StepFailure(key, { ...params, reason: error.message }, error.message);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new StepFailure(key, { ...params, reason: message }, message);
+}
+
+async function openaiClient(ctx: StepContext) {
+  const credentials = await ctx.services.chatModel.credentialsFor(ctx.userId);
+  if (!credentials) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+  return createOpenAIMediaClient({
+    apiKey: credentials.apiKey,
+    baseUrl: credentials.baseUrl,
+    ...(ctx.dispatcher ? { dispatcher: ctx.dispatcher } : {}),
+    timeoutMs: ctx.config.outboundTimeoutMs,
+    maxRetries: 4,
+    speechModel: ctx.config.openaiSpeechModel,
+    imageModel: ctx.config.openaiImageModel,
+  });
+}
+
+/** What chapter `index` narrates: the first one opens with the title. */
+export function narrationText(ctx: StepContext, index: number): string {
+  const chapter = ctx.checkpoint.story!.chapters[index]!;
+  return index === 0 ? `${ctx.checkpoint.texts!.title}.\n\n${chapter}` : chapter;
+}
+
+/**
+ * Step 4: one narration file per chapter with the voice's provider — espeak-ng on this server,
+ * OpenAI speech (the user's key) or ElevenLabs (the operator's key). Files already made are kept.
+ */
+export async function generatingAudios(ctx: StepContext): Promise<void> {
+  const chapters = ctx.checkpoint.story!.chapters;
+  const voice = ctx.process.voiceId ? await ctx.services.runs.voice(ctx.process.voiceId) : undefined;
+  if (!voice) throw new StepFailure('pipeline.needs', { needs: 'voice', language: ctx.language }, 'the voice is gone');
+  const files = ctx.checkpoint.audios?.files ?? [];
+  const openai = voice.provider === 'openai' ? await openaiClient(ctx) : undefined;
+  const elevenlabs =
+    voice.provider === 'elevenlabs'
+      ? ctx.config.elevenlabsApiKey
+        ? createElevenLabsClient({
+            apiKey: ctx.config.elevenlabsApiKey,
+            baseUrl: ctx.config.elevenlabsBaseUrl,
+            ...(ctx.dispatcher ? { dispatcher: ctx.dispatcher } : {}),
+            timeoutMs: ctx.config.outboundTimeoutMs,
+            maxRetries: 4,
+          })
+        : undefined
+      : undefined;
+  if (voice.provider === 'elevenlabs' && !elevenlabs) {
+    throw new StepFailure('pipeline.elevenlabsMissing', {}, 'ELEVENLABS_API_KEY is not set');
+  }
+
+  for (let index = 0; index < chapters.length; index += 1) {
+    const name = `chapter-${index + 1}.wav`;
+    if (files[index] === name && (await exists(path.join(ctx.workDir, name)))) continue;
+    const outFile = path.join(ctx.workDir, name);
+    const text = narrationText(ctx, index);
+    try {
+      if (openai) {
+        await openai.speak({ text, voice: voice.providerVoiceId.trim() || DEFAULT_OPENAI_VOICE, outFile });
+        await ctx.recordCall('openai', 'audio.speech');
+      } else if (elevenlabs) {
+        await elevenlabs.speak({ text, voiceId: voice.providerVoiceId.trim(), outFile });
+        await ctx.recordCall('elevenlabs', 'text-to-speech');
+      } else {
+        await espeakSpeak({ text, voice: espeakVoiceFor(voice), outFile });
+      }
+    } catch (error) {
+      const service = openai ? 'OpenAI' : elevenlabs ? 'ElevenLabs' : 'espeak-ng';
+      throw providerFailure(error, service, 'pipeline.audioFailed', { chapter: index + 1 });
+    }
+    files[index] = name;
+    ctx.checkpoint.audios = { files };
+    await ctx.save();
+  }
+  ctx.checkpoint.audios = { files };
+}
+
+/**
+ * Step 5: one image per scene (SCENES_PER_CHAPTER per chapter): OpenAI images with the user's key
+ * (IMAGE_PROVIDER=openai), or scene cards drawn on this server (IMAGE_PROVIDER=local).
+ */
+export async function generatingImages(ctx: StepContext): Promise<void> {
+  const chapters = ctx.checkpoint.story!.chapters;
+  const title = ctx.checkpoint.texts!.title;
+  const scenes: Array<{ chapter: number; text: string }> = [];
+  chapters.forEach((chapter, index) => {
+    const text = index === 0 ? narrationText(ctx, 0) : chapter;
+    for (const scene of splitScenes(text, SCENES_PER_CHAPTER)) scenes.push({ chapter: index, text: scene });
+  });
+  const done = ctx.checkpoint.images?.files ?? [];
+  const files: string[] = [];
+  const openai = ctx.config.imageProvider === 'openai' ? await openaiClient(ctx) : undefined;
+
+  for (let index = 0; index < scenes.length; index += 1) {
+    const scene = scenes[index]!;
+    const name = `scene-${index + 1}.png`;
+    const outFile = path.join(ctx.workDir, name);
+    if (done[index] === name && (await exists(outFile))) {
+      files.push(name);
+      continue;
+    }
+    try {
+      if (openai) {
+        const prompt = `A cinematic, painterly illustration for a narrated story titled "${title}". No text, letters or captions in the image. Scene: ${scene.text.slice(0, 900)}`;
+        await openai.image({ prompt, outFile });
+        await ctx.recordCall('openai', 'images.generate');
+      } else {
+        await makeSceneCard({ output: outFile, title, text: scene.text, index: index + 1, total: scenes.length });
+      }
+    } catch (error) {
+      throw providerFailure(error, 'OpenAI', 'pipeline.imageFailed', { scene: index + 1 });
+    }
+    files.push(name);
+    ctx.checkpoint.images = { files, chapterOf: scenes.map((s) => s.chapter), texts: scenes.map((s) => s.text) };
+    await ctx.save();
+  }
+  ctx.checkpoint.images = { files, chapterOf: scenes.map((s) => s.chapter), texts: scenes.map((s) => s.text) };
+}

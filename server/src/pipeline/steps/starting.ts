@@ -1,0 +1,34 @@
+import { espeakAvailable } from '../../providers/speech';
+import { resolveFfmpeg } from '../media/ffmpeg';
+import { StepFailure, type StepContext } from '../context';
+
+/**
+ * Step 1: everything the run needs is there — the process's channel, enabled API configuration,
+ * active prompt with texts in its language and active voice; the user's chat-model key; the
+ * voice's speech engine; ffmpeg. A missing one ends the run with what to fix.
+ */
+export async function starting(ctx: StepContext): Promise<void> {
+  const process = await ctx.services.processes.get(ctx.userId, ctx.process.id);
+  if (process.needs.length > 0) {
+    throw new StepFailure(
+      'pipeline.needs',
+      { needs: process.needs.join(','), language: process.language },
+      `the process needs: ${process.needs.join(', ')}`,
+    );
+  }
+  if (!(await ctx.services.chatModel.credentialsFor(ctx.userId))) {
+    throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+  }
+  const voice = process.voice_id ? await ctx.services.runs.voice(process.voice_id) : undefined;
+  if (voice?.provider === 'elevenlabs' && !ctx.config.elevenlabsApiKey) {
+    throw new StepFailure('pipeline.elevenlabsMissing', {}, 'ELEVENLABS_API_KEY is not set');
+  }
+  if (voice?.provider === 'espeak' && !(await espeakAvailable())) {
+    throw new StepFailure('pipeline.espeakMissing', {}, 'espeak-ng is not installed');
+  }
+  try {
+    resolveFfmpeg(ctx.config.ffmpegPath ? { ...globalThis.process.env, FFMPEG_PATH: ctx.config.ffmpegPath } : globalThis.process.env);
+  } catch {
+    throw new StepFailure('pipeline.ffmpegMissing', {}, 'ffmpeg is not installed');
+  }
+}

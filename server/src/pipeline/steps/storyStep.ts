@@ -1,0 +1,38 @@
+import { FALLBACK_TEXTS, cleanProse, fill, languageName } from '../story';
+import type { StepContext } from '../context';
+import { ask } from './chat';
+import { systemOf, textsOf } from './texts';
+
+/**
+ * Step 3: chapter 1, the next chapters and the final chapter (STORY_CHAPTERS in all), each from
+ * the prompt's text for it. A running summary, rewritten after each chapter, keeps names and facts
+ * consistent; each chapter is saved as it comes, so a retry continues with the next one.
+ */
+export async function creatingStory(ctx: StepContext): Promise<void> {
+  const texts = await textsOf(ctx);
+  const system = systemOf(texts, ctx.language);
+  const language = languageName(ctx.language);
+  const total = ctx.config.storyChapters;
+  const { title, premise } = ctx.checkpoint.texts!;
+  const story = ctx.checkpoint.story ?? { chapters: [], summary: '' };
+
+  for (let number = story.chapters.length + 1; number <= total; number += 1) {
+    const template =
+      number === 1
+        ? texts.chapter1.trim() || FALLBACK_TEXTS.chapter1
+        : number === total
+          ? texts.finalChapter.trim() || FALLBACK_TEXTS.final
+          : texts.nextChapters.trim() || FALLBACK_TEXTS.next;
+    const values = { title, premise, summary: story.summary || premise, chapter_number: number, total_chapters: total, language };
+    const chapter = cleanProse(
+      await ask(ctx, 'chat.chapter', system, fill(template, values), 'pipeline.storyFailed', { chapter: number }),
+    );
+    story.chapters.push(chapter);
+    if (number < total) {
+      const request = `${fill(FALLBACK_TEXTS.summary, { language })}\n\n${story.summary ? `Summary so far: ${story.summary}\n\n` : ''}Chapter ${number}:\n${chapter}`;
+      story.summary = cleanProse(await ask(ctx, 'chat.summary', system, request, 'pipeline.storyFailed', { chapter: number }));
+    }
+    ctx.checkpoint.story = story;
+    await ctx.save();
+  }
+}

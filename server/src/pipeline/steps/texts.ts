@@ -1,0 +1,61 @@
+import { FALLBACK_TEXTS, cleanProse, cleanTitle, fill, languageName } from '../story';
+import { StepFailure, type StepContext } from '../context';
+import { normalizeTitle } from '../../services/executionRuns';
+import { ask } from './chat';
+
+/** Attempts at a title this process has not made yet before the run gives up. */
+export const TITLE_ATTEMPTS = 3;
+
+/** The prompt's texts in the run's language (the starting step checked they exist). */
+export async function textsOf(ctx: StepContext) {
+  const promptId = ctx.process.promptId;
+  const texts = promptId ? await ctx.services.runs.promptTexts(promptId, ctx.language) : undefined;
+  if (!texts) {
+    throw new StepFailure('pipeline.needs', { needs: 'language', language: ctx.language }, 'the prompt has no texts in the language');
+  }
+  return texts;
+}
+
+/** The system instruction of every chat call of the story: the prompt's narrative text and base content. */
+export function systemOf(texts: { narrativePrompt: string; content: string }, language: string): string {
+  const narrative = fill(texts.narrativePrompt.trim() || FALLBACK_TEXTS.narrative, { language: languageName(language) });
+  return `${narrative}\n\n${texts.content.trim()}`.trim();
+}
+
+/**
+ * Step 2: the title and premise. The title must be one this process has never made in this
+ * language: the history is given to the model and checked (normalized) after; a repeat is asked
+ * again up to TITLE_ATTEMPTS times. The accepted title is recorded at once.
+ */
+export async function generatingTexts(ctx: StepContext): Promise<void> {
+  const texts = await textsOf(ctx);
+  const system = systemOf(texts, ctx.language);
+  const language = languageName(ctx.language);
+  let title = ctx.checkpoint.texts?.title;
+
+  if (!title) {
+    const previous = await ctx.services.runs.previousTitles(ctx.process.id, ctx.language);
+    const refused: string[] = [];
+    for (let attempt = 0; attempt < TITLE_ATTEMPTS && !title; attempt += 1) {
+      const history = [...previous, ...refused];
+      const instruction = fill(texts.title.trim() || FALLBACK_TEXTS.title, {
+        language,
+        previous_titles: history.length > 0 ? history.map((t) => `"${t}"`).join(', ') : '—',
+      });
+      const candidate = cleanTitle(await ask(ctx, 'chat.title', system, instruction, 'pipeline.textsFailed'));
+      if (!candidate || !normalizeTitle(candidate)) continue;
+      if (await ctx.services.runs.reserveTitle(ctx.process.id, ctx.language, candidate)) title = candidate;
+      else refused.push(candidate);
+    }
+    if (!title) {
+      const last = refused[refused.length - 1] ?? '';
+      throw new StepFailure('pipeline.repeatedTitle', { title: last }, `the chat model repeated a title: ${last}`);
+    }
+    ctx.checkpoint.texts = { title, premise: '' };
+    await ctx.save();
+  }
+
+  const premiseInstruction = fill(texts.premise.trim() || FALLBACK_TEXTS.premise, { language, title });
+  const premise = cleanProse(await ask(ctx, 'chat.premise', system, premiseInstruction, 'pipeline.textsFailed'));
+  ctx.checkpoint.texts = { title, premise };
+}

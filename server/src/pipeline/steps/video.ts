@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { MEDIA_FILES } from '../../services/executions';
+import { StepFailure, type StepContext } from '../context';
+import { concatAudio } from '../media/audio';
+import { MediaError } from '../media/ffmpeg';
+import { renderVideo } from '../media/render';
+import { subtitleCues } from '../media/subtitles';
+import { narrationText } from './media';
+
+/** Rendering a long story may take a while on a small machine. */
+const RENDER_TIMEOUT_MS = 60 * 60 * 1000;
+
+/**
+ * Step 6: the narration joined into one track, each chapter's scenes sharing its time in
+ * proportion to their text, subtitles timed to the narration, rendered by ffmpeg into
+ * video.mp4 (1920x1080 H.264 + AAC, faststart) with a thumbnail.
+ */
+export async function generatingVideo(ctx: StepContext): Promise<void> {
+  const audios = ctx.checkpoint.audios!.files;
+  const images = ctx.checkpoint.images!;
+  try {
+    const narration = path.join(ctx.workDir, 'narration.wav');
+    const joined = await concatAudio(
+      audios.map((file) => path.join(ctx.workDir, file)),
+      narration,
+    );
+    const chapterSpan = (index: number) => {
+      const start = joined.offsets[index] ?? 0;
+      const end = joined.offsets[index + 1] ?? joined.durationSeconds;
+      return { start, duration: Math.max(0.1, end - start) };
+    };
+
+    const segments = images.files.map((file, scene) => {
+      const chapter = images.chapterOf[scene] ?? 0;
+      const sameChapter = images.chapterOf
+        .map((c, i) => ({ c, i }))
+        .filter(({ c }) => c === chapter)
+        .map(({ i }) => i);
+      const lengths = sameChapter.map((i) => Math.max(1, images.texts[i]?.length ?? 1));
+      const share = Math.max(1, images.texts[scene]?.length ?? 1) / lengths.reduce((a, b) => a + b, 0);
+      return { image: path.join(ctx.workDir, file), durationSeconds: chapterSpan(chapter).duration * share };
+    });
+    // The chapters' spans cover the whole track: the last segment absorbs any rounding.
+    const covered = segments.reduce((sum, s) => sum + s.durationSeconds, 0);
+    const last = segments[segments.length - 1];
+    if (last) last.durationSeconds = Math.max(0.1, last.durationSeconds + joined.durationSeconds - covered);
+
+    // Subtitles follow the speech only (each chapter's span also holds the pause after it).
+    const cues = subtitleCues(
+      audios.map((_, index) => ({
+        text: narrationText(ctx, index),
+        start: chapterSpan(index).start,
+        duration: Math.max(0.1, joined.durations[index] ?? chapterSpan(index).duration),
+      })),
+    );
+    const result = await renderVideo({
+      workDir: path.join(ctx.workDir, 'render'),
+      output: path.join(ctx.workDir, MEDIA_FILES.video),
+      thumbnail: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
+      thumbnailTitle: ctx.checkpoint.texts!.title,
+      segments,
+      audio: narration,
+      cues,
+      timeoutMs: RENDER_TIMEOUT_MS,
+      signal: ctx.signal,
+      ...(ctx.config.ffmpegPath ? { ffmpegPath: ctx.config.ffmpegPath } : {}),
+    });
+    ctx.checkpoint.video = { file: MEDIA_FILES.video, thumbnail: MEDIA_FILES.thumbnail, durationSeconds: result.durationSeconds };
+  } catch (error) {
+    if (error instanceof StepFailure) throw error;
+    if (error instanceof MediaError && error.code === 'missing') throw new StepFailure('pipeline.ffmpegMissing', {}, error.message);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new StepFailure('pipeline.videoFailed', { reason: message.slice(0, 300) }, message);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The words of a story: filling the prompt's placeholders, cleaning what the chat model answers,
+ * and the instructions used when a prompt leaves one of its texts blank.
+ */
+
+export type Placeholders = Partial<
+  Record<'title' | 'premise' | 'summary' | 'chapter_number' | 'total_chapters' | 'language' | 'previous_titles', string | number>
+>;
+
+/** Replaces `{name}` placeholders; unknown ones stay as written. */
+export function fill(template: string, values: Placeholders): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = values[name as keyof Placeholders];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+/** The language's name in English, as instructions to the model say it. */
+export const LANGUAGE_NAMES: Record<string, { en: string; native: string }> = {
+  pt: { en: 'Brazilian Portuguese', native: 'português do Brasil' },
+  en: { en: 'English', native: 'English' },
+};
+
+export function languageName(code: string): string {
+  return LANGUAGE_NAMES[code]?.native ?? code;
+}
+
+/** Instructions for texts a prompt leaves blank (in English; each asks for the story's language). */
+export const FALLBACK_TEXTS = {
+  title:
+    'Create an original, short title (8 words at most) in {language} for this story. Do not repeat these titles: {previous_titles}. Answer with the title only.',
+  premise: 'Write, in {language}, the premise of the story "{title}" in 2 to 3 sentences. Answer with the premise only.',
+  narrative:
+    'You write stories narrated aloud on YouTube. Always write in {language}, in flowing prose for a narrator, with no headings, lists or stage directions.',
+  chapter1:
+    'Write chapter {chapter_number} of {total_chapters} of the story "{title}". Premise: {premise}\nOpen the story with a scene that catches attention. About 250 words, narrated text only.',
+  next:
+    'Write chapter {chapter_number} of {total_chapters} of the story "{title}". Premise: {premise}\nSo far: {summary}\nContinue from where the story stopped. About 250 words, narrated text only.',
+  final:
+    'Write the final chapter ({chapter_number} of {total_chapters}) of the story "{title}". Premise: {premise}\nSo far: {summary}\nResolve the story. About 250 words, narrated text only.',
+  summary:
+    'Summarise, in {language} and in at most 150 words, everything that has happened in the story so far: names, facts, places and open threads, so the next chapter stays consistent. Answer with the summary only.',
+} as const;
+
+/** YouTube's title limit. */
+export const TITLE_MAX = 100;
+
+/** The first non-empty line, without quotes, a "Title:" label or markdown marks, at most TITLE_MAX characters. */
+export function cleanTitle(answer: string): string {
+  const line =
+    answer
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
+  const cleaned = line
+    .replace(/^(t[ií]tulo|title)\s*:\s*/i, '')
+    .replace(/^[#*_\s]+|[*_\s]+$/g, '')
+    .replace(/^["'“”«»‘’]+|["'“”«»‘’.]+$/g, '')
+    .trim();
+  if (cleaned.length <= TITLE_MAX) return cleaned;
+  const cut = cleaned.slice(0, TITLE_MAX);
+  const space = cut.lastIndexOf(' ');
+  return (space > 40 ? cut.slice(0, space) : cut).trim();
+}
+
+/** Narration text: markdown marks, headings like "Chapter 2" and stray labels removed, paragraphs kept. */
+export function cleanProse(answer: string): string {
+  return answer
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => !/^(#+\s|cap[ií]tulo\s+\d+\s*[:.-]?$|chapter\s+\d+\s*[:.-]?$)/i.test(line))
+    .map((line) => line.replace(/[*_#`]+/g, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Sentences of a text (keeps the end punctuation). */
+export function sentences(text: string): string[] {
+  return (text.match(/[^.!?…]+[.!?…]+["'”»)]*|[^.!?…]+$/g) ?? [])
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Splits a chapter into `parts` scenes of similar length, cutting at the sentence boundaries
+ * closest to equal shares; every scene gets at least one sentence (fewer scenes when the chapter
+ * has fewer sentences).
+ */
+export function splitScenes(text: string, parts: number): string[] {
+  const all = sentences(text);
+  const count = Math.min(parts, all.length);
+  if (count <= 1) return [text.trim()];
+  const cumulative: number[] = [0];
+  for (const sentence of all) cumulative.push(cumulative[cumulative.length - 1]! + sentence.length);
+  const total = cumulative[all.length]!;
+  const cuts: number[] = [0];
+  for (let k = 1; k < count; k += 1) {
+    const target = (total * k) / count;
+    let best = cuts[k - 1]! + 1;
+    for (let i = best; i <= all.length - (count - k); i += 1) {
+      if (Math.abs(cumulative[i]! - target) < Math.abs(cumulative[best]! - target)) best = i;
+    }
+    cuts.push(best);
+  }
+  cuts.push(all.length);
+  return cuts.slice(0, -1).map((start, k) => all.slice(start, cuts[k + 1]).join(' '));
+}

@@ -1,0 +1,62 @@
+import type { Config } from '../config';
+import { QUEUES, type Queue } from '../queue';
+import type { Services } from '../services';
+import type { Logger } from './context';
+import { createEngine, type Engine } from './engine';
+
+/** Seconds between checks for new jobs: a pressed "execute" starts within about this long. */
+const POLLING_SECONDS = 1;
+/** The scheduler's tick: due runs start within a minute of their time. */
+const TICK_CRON = '* * * * *';
+
+export interface RunningEngine {
+  engine: Engine;
+  /** Stops taking jobs and aborts the runs in progress (they resume at the next start). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Makes this process run the engine's jobs: WORKER_CONCURRENCY executions at once, the
+ * scheduler's tick every minute (pg-boss runs a cron once across all processes) and, at start
+ * and on every tick, the recovery of runs left by dead workers. `exclusive`: this is the only
+ * worker (the embedded database), so runs left "active" by the last process are orphans at once.
+ */
+export async function startEngine(options: {
+  services: Services;
+  config: Config;
+  queue: Queue;
+  log: Logger;
+  exclusive: boolean;
+  now?: () => Date;
+}): Promise<RunningEngine> {
+  const { queue, config, log } = options;
+  const engine = createEngine({ services: options.services, config, log, queue, ...(options.now ? { now: options.now } : {}) });
+  const workers: string[] = [];
+  for (let i = 0; i < config.workerConcurrency; i += 1) {
+    workers.push(
+      await queue.boss.work<{ executionId: string }>(
+        QUEUES.execution,
+        { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS },
+        async ([job]) => {
+          if (job) await engine.run(job.data.executionId, job.id);
+        },
+      ),
+    );
+  }
+  workers.push(
+    await queue.boss.work(QUEUES.tick, { pollingIntervalSeconds: 5 }, async () => {
+      await engine.tick();
+      await engine.recover(false);
+    }),
+  );
+  await queue.boss.schedule(QUEUES.tick, TICK_CRON);
+  const recovered = await engine.recover(options.exclusive);
+  if (recovered > 0) log.info({ recovered }, 'executions left by a stopped server handled');
+  return {
+    engine,
+    async stop() {
+      for (const id of workers) await queue.boss.offWork({ id }).catch(() => undefined);
+      engine.abortAll();
+    },
+  };
+}

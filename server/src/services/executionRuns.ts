@@ -1,0 +1,286 @@
+import { and, asc, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { apiCalls, executions, processes, promptLanguages, prompts, storyTitles, voices } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
+import type { StoredError } from './executions';
+import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from './processes';
+
+/**
+ * The state machine of a run, as the engine (server/src/pipeline) drives it: claiming a job's
+ * execution, step start and finish with their times and checkpoint, heartbeats, success and
+ * failure (mirrored on the process), the scheduler's due slots, finding runs a dead worker left,
+ * the story-title history and the record of external calls. Every change is one statement or
+ * one transaction, so a crash between two leaves a state the next start can read.
+ */
+
+export type ExecutionRow = typeof executions.$inferSelect;
+export type ProcessRow = typeof processes.$inferSelect;
+export type VoiceRow = typeof voices.$inferSelect;
+export type PromptTexts = typeof promptLanguages.$inferSelect & { content: string; promptName: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const INTERVAL_MS = EXECUTION_INTERVAL_DAYS * DAY_MS;
+
+/** Lower case, accents and punctuation removed, spaces collapsed: what title uniqueness is checked on. */
+export function normalizeTitle(title: string): string {
+  return title
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The first slot of the process's rhythm strictly after `now` (a missed slot is not made up twice). */
+export function slotAfter(due: Date, now: Date): Date {
+  if (due.getTime() > now.getTime()) return due;
+  const steps = Math.floor((now.getTime() - due.getTime()) / INTERVAL_MS) + 1;
+  return new Date(due.getTime() + steps * INTERVAL_MS);
+}
+
+export function createExecutionRunService({ db, now }: { db: Db; now: () => Date }) {
+  /**
+   * Takes the execution for a job: it must still be running and not handed to a newer job.
+   * Answers the row, or undefined when the job has nothing to do (cancelled, finished, deleted,
+   * superseded by a recovery).
+   */
+  async function claim(executionId: string, jobId: string | null): Promise<ExecutionRow | undefined> {
+    const [row] = await db
+      .update(executions)
+      .set({ heartbeatAt: now(), ...(jobId ? { jobId } : {}) })
+      .where(
+        and(
+          eq(executions.id, executionId),
+          eq(executions.status, 'running'),
+          jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  /** Touches the heartbeat; false when the run was cancelled, finished elsewhere or deleted. */
+  async function heartbeat(executionId: string, jobId: string | null): Promise<boolean> {
+    const rows = await db
+      .update(executions)
+      .set({ heartbeatAt: now() })
+      .where(
+        and(
+          eq(executions.id, executionId),
+          eq(executions.status, 'running'),
+          jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
+        ),
+      )
+      .returning({ id: executions.id });
+    return rows.length > 0;
+  }
+
+  async function load(executionId: string): Promise<ExecutionRow | undefined> {
+    const [row] = await db.select().from(executions).where(eq(executions.id, executionId));
+    return row;
+  }
+
+  async function processOf(processId: string): Promise<ProcessRow | undefined> {
+    const [row] = await db.select().from(processes).where(eq(processes.id, processId));
+    return row;
+  }
+
+  async function voice(id: string): Promise<VoiceRow | undefined> {
+    const [row] = await db.select().from(voices).where(eq(voices.id, id));
+    return row;
+  }
+
+  /** The prompt's texts in a language, with its base content. */
+  async function promptTexts(promptId: string, language: string): Promise<PromptTexts | undefined> {
+    const [row] = await db
+      .select({ texts: promptLanguages, content: prompts.content, promptName: prompts.name })
+      .from(promptLanguages)
+      .innerJoin(prompts, eq(prompts.id, promptLanguages.promptId))
+      .where(and(eq(promptLanguages.promptId, promptId), eq(promptLanguages.language, language)));
+    return row ? { ...row.texts, content: row.content, promptName: row.promptName } : undefined;
+  }
+
+  /** Step `index` starts: its start time, the execution's and the process's current step. */
+  async function stepStarted(row: ExecutionRow, index: number): Promise<ExecutionRow> {
+    const key = PROCESS_STEPS[index]!;
+    const stepTimes = { ...row.stepTimes, [key]: { startedAt: now().toISOString() } };
+    return db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(executions)
+        .set({ currentStep: index, stepTimes, heartbeatAt: now() })
+        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .returning();
+      if (!updated) return row;
+      await tx
+        .update(processes)
+        .set({ executionStep: index, status: 'running' })
+        .where(eq(processes.id, row.processId));
+      return updated;
+    });
+  }
+
+  /** Step `index` finished: its finish time and the checkpoint with its outputs. */
+  async function stepFinished(row: ExecutionRow, index: number, checkpoint: Record<string, unknown>): Promise<ExecutionRow> {
+    const key = PROCESS_STEPS[index]!;
+    const stepTimes = { ...row.stepTimes, [key]: { ...row.stepTimes[key], finishedAt: now().toISOString() } };
+    const [updated] = await db
+      .update(executions)
+      .set({ stepTimes, checkpoint, heartbeatAt: now() })
+      .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+      .returning();
+    return updated ?? row;
+  }
+
+  /** Saves the checkpoint in the middle of a step (after each chapter, each audio...). */
+  async function saveCheckpoint(executionId: string, checkpoint: Record<string, unknown>, storyTitle?: string): Promise<void> {
+    await db
+      .update(executions)
+      .set({ checkpoint, heartbeatAt: now(), ...(storyTitle ? { storyTitle } : {}) })
+      .where(and(eq(executions.id, executionId), eq(executions.status, 'running')));
+  }
+
+  /** The run failed: the execution and the process say why. */
+  async function fail(row: ExecutionRow, error: StoredError): Promise<void> {
+    const at = now();
+    await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(executions)
+        .set({ status: 'error', error: error.text, errorKey: error.key, errorParams: error.params ?? {}, finishedAt: at })
+        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .returning({ id: executions.id });
+      if (updated.length === 0) return;
+      await tx
+        .update(processes)
+        .set({
+          status: 'error',
+          lastError: error.text,
+          lastErrorKey: error.key,
+          lastErrorParams: error.params ?? {},
+          updatedAt: at,
+        })
+        .where(eq(processes.id, row.processId));
+    });
+  }
+
+  /** The run finished every step. */
+  async function complete(row: ExecutionRow): Promise<void> {
+    const at = now();
+    await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(executions)
+        .set({ status: 'completed', finishedAt: at, error: null, errorKey: null, errorParams: null })
+        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .returning({ id: executions.id });
+      if (updated.length === 0) return;
+      await tx
+        .update(processes)
+        .set({ status: 'completed', executionStep: PROCESS_STEPS.length - 1, updatedAt: at })
+        .where(eq(processes.id, row.processId));
+    });
+  }
+
+  /** Titles this process already made in the language, oldest first. */
+  async function previousTitles(processId: string, language: string): Promise<string[]> {
+    const rows = await db
+      .select({ title: storyTitles.title })
+      .from(storyTitles)
+      .where(and(eq(storyTitles.processId, processId), eq(storyTitles.language, language)))
+      .orderBy(asc(storyTitles.createdAt));
+    return rows.map((row) => row.title);
+  }
+
+  /** Records the title as made; false when the process already made it in that language. */
+  async function reserveTitle(processId: string, language: string, title: string): Promise<boolean> {
+    try {
+      await db.insert(storyTitles).values({ processId, language, title, normalizedTitle: normalizeTitle(title), createdAt: now() });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** One call to an external API, for the usage panel and quotas. */
+  async function recordCall(userId: string, executionId: string, service: string, operation: string): Promise<void> {
+    await db.insert(apiCalls).values({ userId, executionId, service, operation, createdAt: now() });
+  }
+
+  /**
+   * Active processes due now that are not running, each claimed by moving its next execution to
+   * the first slot after now, in one statement per process (two schedulers cannot both take it).
+   * A process down for several slots runs once. One that is already running skips the slot.
+   */
+  async function claimDue(): Promise<Array<{ processId: string; running: boolean }>> {
+    const at = now();
+    const due = await db
+      .select({ id: processes.id, nextExecution: processes.nextExecution, status: processes.status })
+      .from(processes)
+      .where(and(eq(processes.isActive, true), lte(processes.nextExecution, at)));
+    const claimed: Array<{ processId: string; running: boolean }> = [];
+    for (const process of due) {
+      const rows = await db
+        .update(processes)
+        .set({ nextExecution: slotAfter(process.nextExecution, at) })
+        .where(and(eq(processes.id, process.id), eq(processes.nextExecution, process.nextExecution)))
+        .returning({ id: processes.id });
+      if (rows.length > 0) claimed.push({ processId: process.id, running: process.status === 'running' });
+    }
+    return claimed;
+  }
+
+  /** Running executions whose worker has not been heard of since `before` (all of them when undefined). */
+  async function orphans(before?: Date): Promise<ExecutionRow[]> {
+    return db
+      .select()
+      .from(executions)
+      .where(
+        and(
+          eq(executions.status, 'running'),
+          before ? sql`coalesce(${executions.heartbeatAt}, ${executions.createdAt}) < ${before.toISOString()}` : undefined,
+        ),
+      );
+  }
+
+  /** Takes an orphan for a resume (one taker wins); answers its new recovery count, or undefined. */
+  async function claimOrphan(row: ExecutionRow): Promise<number | undefined> {
+    const [updated] = await db
+      .update(executions)
+      .set({ recoveries: row.recoveries + 1, heartbeatAt: now(), jobId: null })
+      .where(and(eq(executions.id, row.id), eq(executions.status, 'running'), eq(executions.recoveries, row.recoveries)))
+      .returning({ recoveries: executions.recoveries });
+    return updated?.recoveries;
+  }
+
+  /** True while some execution of the process other than this one is running. */
+  async function othersRunning(processId: string, executionId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: executions.id })
+      .from(executions)
+      .where(and(eq(executions.processId, processId), eq(executions.status, 'running'), ne(executions.id, executionId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  return {
+    claim,
+    heartbeat,
+    load,
+    processOf,
+    voice,
+    promptTexts,
+    stepStarted,
+    stepFinished,
+    saveCheckpoint,
+    fail,
+    complete,
+    previousTitles,
+    reserveTitle,
+    recordCall,
+    claimDue,
+    orphans,
+    claimOrphan,
+    othersRunning,
+  };
+}
+
+export type ExecutionRunService = ReturnType<typeof createExecutionRunService>;

@@ -1,0 +1,457 @@
+import crypto from 'node:crypto';
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { executions, processes, publications } from '../db/schema';
+import { AppError, conflict, notFound, unprocessable } from '../errors';
+import type { Language, MessageKey, MessageParams } from '../messages';
+import type { MediaStorage } from '../providers/mediaStorage';
+import type { Page } from './paging';
+import { describeError } from './errorText';
+import { PROCESS_STEPS } from './processes';
+
+/**
+ * Executions: one run of a process through the seven steps (docs/api-processes.md, "Executions").
+ * This service owns the records and their rules: starting a run (409 while one runs), retrying a
+ * failed one from its checkpoint, cancelling a scheduled run that has not started, the answers
+ * with translated errors and estimates, and the signed links of the rendered files. Running the
+ * steps is the engine's (server/src/pipeline).
+ */
+
+export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
+export type ExecutionTrigger = 'manual' | 'schedule' | 'retry';
+export type StepStatus = 'pending' | 'running' | 'done' | 'error';
+
+export interface ExecutionStepDto {
+  key: string;
+  status: StepStatus;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
+export interface ExecutionDto {
+  id: string;
+  process_id: string;
+  status: string;
+  trigger: string;
+  current_step: number;
+  steps: ExecutionStepDto[];
+  story_title: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  estimated_seconds_left: number | null;
+  video_url: string | null;
+  thumbnail_url: string | null;
+  video_duration_seconds: number | null;
+  created_at: string;
+}
+
+export interface PublicationDto {
+  id: string;
+  process_id: string | null;
+  channel_id: string | null;
+  video_title: string;
+  video_id: string | null;
+  published_at: string | null;
+  views: number;
+  likes: number;
+  status: string;
+  visibility: string;
+  created_at: string;
+}
+
+/** Spec §9: 2 seconds per remaining step until measured durations exist. */
+export const DEFAULT_STEP_SECONDS = 2;
+/** How long a signed media link stays valid. */
+export const MEDIA_LINK_TTL_MS = 60 * 60 * 1000;
+/** The rendered files a client may fetch, and the checkpoint fields naming them. */
+export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.jpg' } as const;
+
+type ExecutionRow = typeof executions.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Runner = Db | Tx;
+
+/** What the engine stores in a checkpoint about the rendered video. */
+export interface VideoCheckpoint {
+  file: string;
+  thumbnail: string;
+  durationSeconds: number;
+}
+
+/** A run's error: English text for logs, a key and params for readers. */
+export interface StoredError {
+  key: MessageKey;
+  params?: MessageParams;
+  text: string;
+}
+
+/** HMAC of a media link; the key is derived from APP_SECRET so it signs nothing else. */
+function mediaSignature(key: Buffer, executionId: string, file: string, expires: number): string {
+  return crypto.createHmac('sha256', key).update(`${executionId}/${file}/${expires}`).digest('base64url');
+}
+
+export interface ExecutionServiceDeps {
+  db: Db;
+  now: () => Date;
+  appSecret: string;
+  storage: MediaStorage;
+  /** Hands a running execution to the job queue; absent when this process cannot enqueue. */
+  enqueue?: (executionId: string) => Promise<string | null>;
+}
+
+export function createExecutionService({ db, now, appSecret, storage, enqueue }: ExecutionServiceDeps) {
+  const mediaKey = crypto.createHash('sha256').update(`media-links:${appSecret}`).digest();
+
+  /** `/api/v1/media/...` with an expiry and signature; valid MEDIA_LINK_TTL_MS. */
+  function signedMediaUrl(executionId: string, file: string): string {
+    // Rounded to the next ten minutes so polling answers the same URL and the browser cache keeps working.
+    const step = 10 * 60 * 1000;
+    const expires = Math.ceil((now().getTime() + MEDIA_LINK_TTL_MS) / step) * step;
+    const signature = mediaSignature(mediaKey, executionId, file, expires);
+    return `/api/v1/media/${executionId}/${file}?expires=${expires}&signature=${signature}`;
+  }
+
+  /** True when the link is ours and has not expired. */
+  function verifyMediaLink(executionId: string, file: string, expires: number, signature: string): boolean {
+    if (!Number.isFinite(expires) || expires < now().getTime()) return false;
+    const expected = Buffer.from(mediaSignature(mediaKey, executionId, file, expires));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  }
+
+  /** Mean measured duration (ms) per step key over the process's recent runs. */
+  async function measuredStepMs(processId: string): Promise<Map<string, number>> {
+    const rows = await db
+      .select({ stepTimes: executions.stepTimes })
+      .from(executions)
+      .where(eq(executions.processId, processId))
+      .orderBy(desc(executions.createdAt))
+      .limit(10);
+    const sums = new Map<string, { total: number; n: number }>();
+    for (const row of rows) {
+      for (const [key, times] of Object.entries(row.stepTimes)) {
+        if (!times.startedAt || !times.finishedAt) continue;
+        const ms = Date.parse(times.finishedAt) - Date.parse(times.startedAt);
+        if (!(ms >= 0)) continue;
+        const sum = sums.get(key) ?? { total: 0, n: 0 };
+        sums.set(key, { total: sum.total + ms, n: sum.n + 1 });
+      }
+    }
+    return new Map([...sums].map(([key, { total, n }]) => [key, total / n]));
+  }
+
+  function stepsOf(row: ExecutionRow): ExecutionStepDto[] {
+    return PROCESS_STEPS.map((key, index) => {
+      const times = row.stepTimes[key] ?? {};
+      let status: StepStatus = 'pending';
+      if (times.finishedAt) status = 'done';
+      else if (index === row.currentStep && row.status === 'running' && times.startedAt) status = 'running';
+      else if (index === row.currentStep && row.status === 'error') status = 'error';
+      const startedAt = times.startedAt ?? null;
+      const finishedAt = times.finishedAt ?? null;
+      return {
+        key,
+        status,
+        started_at: startedAt,
+        finished_at: finishedAt,
+        duration_ms: startedAt && finishedAt ? Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) : null,
+      };
+    });
+  }
+
+  /**
+   * Seconds left: for each step not done, its measured mean (less what the running step has
+   * already spent), or DEFAULT_STEP_SECONDS when never measured.
+   */
+  function estimate(row: ExecutionRow, steps: ExecutionStepDto[], measured: Map<string, number>): number {
+    let ms = 0;
+    for (const step of steps) {
+      if (step.status === 'done') continue;
+      const mean = measured.get(step.key) ?? DEFAULT_STEP_SECONDS * 1000;
+      const spent = step.status === 'running' && step.started_at ? now().getTime() - Date.parse(step.started_at) : 0;
+      ms += Math.max(step.status === 'running' ? 0 : mean, mean - spent);
+    }
+    return Math.max(0, Math.round(ms / 1000));
+  }
+
+  async function toDto(row: ExecutionRow, into: Language): Promise<ExecutionDto> {
+    const steps = stepsOf(row);
+    const video = row.checkpoint.video as VideoCheckpoint | undefined;
+    const hasVideo = video !== undefined && (await storage.size(row.id, MEDIA_FILES.video)) !== undefined;
+    const hasThumbnail = video !== undefined && (await storage.size(row.id, MEDIA_FILES.thumbnail)) !== undefined;
+    return {
+      id: row.id,
+      process_id: row.processId,
+      status: row.status,
+      trigger: row.trigger,
+      current_step: row.currentStep,
+      steps,
+      story_title: row.storyTitle,
+      error: describeError(row.errorKey, row.errorParams, row.error, into),
+      started_at: row.startedAt.toISOString(),
+      finished_at: row.finishedAt?.toISOString() ?? null,
+      estimated_seconds_left: row.status === 'running' ? estimate(row, steps, await measuredStepMs(row.processId)) : null,
+      video_url: hasVideo ? signedMediaUrl(row.id, MEDIA_FILES.video) : null,
+      thumbnail_url: hasThumbnail ? signedMediaUrl(row.id, MEDIA_FILES.thumbnail) : null,
+      video_duration_seconds: video ? Math.round(video.durationSeconds * 10) / 10 : null,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  async function ownRow(userId: string, id: string): Promise<ExecutionRow> {
+    const [row] = await db
+      .select()
+      .from(executions)
+      .where(and(eq(executions.id, id), eq(executions.userId, userId)));
+    if (!row) throw notFound('executions.notFound');
+    return row;
+  }
+
+  async function get(userId: string, id: string, into: Language): Promise<ExecutionDto> {
+    return toDto(await ownRow(userId, id), into);
+  }
+
+  /** A process's executions, newest first (404 for another user's process). */
+  async function list(userId: string, processId: string, page: Page, into: Language) {
+    const [owner] = await db
+      .select({ id: processes.id })
+      .from(processes)
+      .where(and(eq(processes.id, processId), eq(processes.userId, userId)));
+    if (!owner) throw notFound('processes.notFound');
+    const where = eq(executions.processId, processId);
+    const rows = await db
+      .select()
+      .from(executions)
+      .where(where)
+      .orderBy(desc(executions.createdAt), desc(executions.id))
+      .offset(page.skip)
+      .limit(page.limit);
+    const [total] = await db.select({ n: count() }).from(executions).where(where);
+    return { executions: await Promise.all(rows.map((row) => toDto(row, into))), total: total?.n ?? 0 };
+  }
+
+  /** Hands the execution to the queue; a refusal ends it in error so nothing stays running. */
+  async function dispatch(executionId: string, processId: string): Promise<void> {
+    if (!enqueue) return;
+    try {
+      const jobId = await enqueue(executionId);
+      if (jobId) await db.update(executions).set({ jobId }).where(eq(executions.id, executionId));
+    } catch (error) {
+      const text = `could not enqueue: ${error instanceof Error ? error.message : String(error)}`;
+      await db.transaction(async (tx) => {
+        await tx
+          .update(executions)
+          .set({ status: 'error', error: text, errorKey: 'executions.queueUnavailable', errorParams: {}, finishedAt: now() })
+          .where(eq(executions.id, executionId));
+        await tx
+          .update(processes)
+          .set({ status: 'error', lastError: text, lastErrorKey: 'executions.queueUnavailable', lastErrorParams: {}, updatedAt: now() })
+          .where(eq(processes.id, processId));
+      });
+      throw new AppError(503, 'executions.queueUnavailable');
+    }
+  }
+
+  /**
+   * Starts a run of the process: a new execution at step 0 and the process `running` with the
+   * seven steps, in one transaction that holds the process row (so two starts cannot both pass the
+   * 409 check). `userId` undefined is the scheduler acting for the owner.
+   */
+  async function start(
+    processId: string,
+    trigger: ExecutionTrigger,
+    userId?: string,
+  ): Promise<{ execution_id: string; process_id: string }> {
+    const at = now();
+    const executionId = await db.transaction(async (tx) => {
+      const where = userId ? and(eq(processes.id, processId), eq(processes.userId, userId)) : eq(processes.id, processId);
+      const [process] = await tx.select().from(processes).where(where).for('update');
+      if (!process) throw notFound('processes.notFound');
+      if (process.status === 'running') throw conflict('executions.alreadyRunning');
+      const [row] = await tx
+        .insert(executions)
+        .values({
+          processId,
+          userId: process.userId,
+          status: 'running',
+          currentStep: 0,
+          language: process.language,
+          trigger,
+          startedAt: at,
+          createdAt: at,
+        })
+        .returning({ id: executions.id });
+      await tx
+        .update(processes)
+        .set({
+          status: 'running',
+          executionStep: 0,
+          executionSteps: [...PROCESS_STEPS],
+          lastExecution: at,
+          lastError: null,
+          lastErrorKey: null,
+          lastErrorParams: null,
+          updatedAt: at,
+        })
+        .where(eq(processes.id, processId));
+      return row!.id;
+    });
+    await dispatch(executionId, processId);
+    return { execution_id: executionId, process_id: processId };
+  }
+
+  /**
+   * Resumes a failed execution from its checkpoint: the same record, running again at the step
+   * that failed, the earlier steps' outputs reused.
+   */
+  async function retry(userId: string, executionId: string): Promise<{ execution_id: string; process_id: string }> {
+    const at = now();
+    const processId = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(executions)
+        .where(and(eq(executions.id, executionId), eq(executions.userId, userId)));
+      if (!row) throw notFound('executions.notFound');
+      const [process] = await tx.select().from(processes).where(eq(processes.id, row.processId)).for('update');
+      if (!process) throw notFound('processes.notFound');
+      if (process.status === 'running') throw conflict('executions.alreadyRunning');
+      if (row.status !== 'error') throw unprocessable('executions.notRetryable');
+      await tx
+        .update(executions)
+        .set({
+          status: 'running',
+          trigger: 'retry',
+          error: null,
+          errorKey: null,
+          errorParams: null,
+          finishedAt: null,
+          heartbeatAt: null,
+          recoveries: 0,
+        })
+        .where(eq(executions.id, executionId));
+      await tx
+        .update(processes)
+        .set({
+          status: 'running',
+          executionStep: row.currentStep,
+          executionSteps: [...PROCESS_STEPS],
+          lastExecution: at,
+          lastError: null,
+          lastErrorKey: null,
+          lastErrorParams: null,
+          updatedAt: at,
+        })
+        .where(eq(processes.id, row.processId));
+      return row.processId;
+    });
+    await dispatch(executionId, processId);
+    return { execution_id: executionId, process_id: processId };
+  }
+
+  /**
+   * A scheduled run that no worker has started yet is cancelled when its process is switched
+   * off; the process goes back to the status of its previous run (idle when there was none).
+   */
+  async function cancelPending(tx: Runner, processId: string): Promise<void> {
+    const cancelled = await tx
+      .update(executions)
+      .set({ status: 'cancelled', finishedAt: now() })
+      .where(
+        and(
+          eq(executions.processId, processId),
+          eq(executions.status, 'running'),
+          eq(executions.trigger, 'schedule'),
+          isNull(executions.heartbeatAt),
+        ),
+      )
+      .returning({ id: executions.id });
+    if (cancelled.length === 0) return;
+    const [previous] = await tx
+      .select({ status: executions.status })
+      .from(executions)
+      .where(and(eq(executions.processId, processId), ne(executions.status, 'cancelled')))
+      .orderBy(desc(executions.createdAt))
+      .limit(1);
+    await tx
+      .update(processes)
+      .set({ status: previous?.status ?? 'idle', executionStep: null, executionSteps: null, updatedAt: now() })
+      .where(eq(processes.id, processId));
+  }
+
+  /** Deletes the media of executions (the records go with their process by foreign key). */
+  async function removeMedia(executionIds: string[]): Promise<void> {
+    await Promise.all(executionIds.map((id) => storage.remove(id)));
+  }
+
+  async function idsOfProcess(processId: string): Promise<string[]> {
+    const rows = await db.select({ id: executions.id }).from(executions).where(eq(executions.processId, processId));
+    return rows.map((row) => row.id);
+  }
+
+  /** The user's publications, newest first (issue 6 adds filters). */
+  async function publicationsOf(userId: string, page: Page): Promise<{ publications: PublicationDto[]; total: number }> {
+    const where = eq(publications.userId, userId);
+    const rows = await db
+      .select()
+      .from(publications)
+      .where(where)
+      .orderBy(sql`${publications.publishedAt} desc nulls last`, desc(publications.createdAt))
+      .offset(page.skip)
+      .limit(page.limit);
+    const [total] = await db.select({ n: count() }).from(publications).where(where);
+    return {
+      publications: rows.map((p) => ({
+        id: p.id,
+        process_id: p.processId,
+        channel_id: p.channelId,
+        video_title: p.videoTitle,
+        video_id: p.videoId,
+        published_at: p.publishedAt?.toISOString() ?? null,
+        views: p.views,
+        likes: p.likes,
+        status: p.status,
+        visibility: p.visibility,
+        created_at: p.createdAt.toISOString(),
+      })),
+      total: total?.n ?? 0,
+    };
+  }
+
+  /** Running executions whose heartbeat is older than `before` (or never set and created before it). */
+  async function stale(before: Date): Promise<ExecutionRow[]> {
+    return db
+      .select()
+      .from(executions)
+      .where(
+        and(
+          eq(executions.status, 'running'),
+          sql`coalesce(${executions.heartbeatAt}, ${executions.createdAt}) < ${before.toISOString()}`,
+        ),
+      );
+  }
+
+  /** Hands a run left by a dead worker to the queue again (the engine's recovery). */
+  async function resume(executionId: string, processId: string): Promise<void> {
+    await dispatch(executionId, processId);
+  }
+
+  return {
+    get,
+    list,
+    start,
+    resume,
+    retry,
+    cancelPending,
+    removeMedia,
+    idsOfProcess,
+    publicationsOf,
+    stale,
+    signedMediaUrl,
+    verifyMediaLink,
+    toDto,
+    storage,
+  };
+}
+
+export type ExecutionService = ReturnType<typeof createExecutionService>;

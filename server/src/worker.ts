@@ -1,0 +1,58 @@
+import pino from 'pino';
+import { loadConfig, ConfigError } from './config';
+import { startQueue } from './queue';
+import { createServices } from './services';
+import { logMailer } from './providers/mailer';
+import { startEngine } from './pipeline/worker';
+import { openConfiguredDatabase } from './server';
+
+/**
+ * `npm run worker`: a process that runs only the engine's jobs (WORKER_CONCURRENCY executions at
+ * once, the scheduler, recovery) against the PostgreSQL server of DATABASE_URL. API processes
+ * then run with RUN_JOBS=false. The embedded database allows one process, so it needs
+ * DATABASE_URL.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (!config.databaseUrl) {
+    console.error(
+      'Configuration error: a separate worker needs DATABASE_URL (the embedded database allows one process; `npm start` runs the jobs itself).',
+    );
+    process.exit(2);
+  }
+  const log = pino({ level: config.logLevel, name: 'worker' });
+  const database = await openConfiguredDatabase(config);
+  const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });
+  const services = createServices({ db: database.db, config, mailer: logMailer(log), queue });
+  const running = await startEngine({ services, config, queue, log, exclusive: false });
+  log.info(`Worker ready: ${config.workerConcurrency} execution(s) at a time`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal} received: closing`);
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    await running.stop();
+    await queue.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error('Worker failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

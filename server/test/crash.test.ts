@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
+import { createStoryResponder } from '../fakes/storyResponder';
+
+/**
+ * A real crash: the server (as `npm start` runs it, on the embedded database) is killed with
+ * SIGKILL in the middle of a run, then started again on the same data folder. The run resumes
+ * from its checkpoint — the title is not asked for again — and goes on to the end.
+ */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+
+let fake: FakeOpenAI;
+let dataDir: string;
+let port: number;
+let server: ChildProcess | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      TS_NODE_PROJECT: 'server/tsconfig.json',
+      NODE_OPTIONS: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      OPENAI_BASE_URL: fake.url,
+      IMAGE_PROVIDER: 'local',
+      STORY_CHAPTERS: '3',
+      WEB_DIR: path.join(dataDir, 'no-web'),
+      APP_SECRET: 'crash-test-secret-crash-test-secret-0123456789',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.resume();
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return child;
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not start');
+}
+
+async function api(method: string, url: string, body?: unknown, token?: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 250));
+    value = await read();
+  }
+  return value;
+}
+
+const isTitleRequest = (body: unknown) =>
+  ((body as FakeChatRequest).messages ?? []).some((m) => typeof m.content === 'string' && m.content.startsWith('Crie um título'));
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-test-'));
+  port = await freePort();
+});
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server!.once('exit', r));
+  }
+  await fake.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a run cut by a killed server resumes from its checkpoint when the server starts again', async () => {
+  server = await startServer();
+  const { json: auth } = await api('POST', '/auth/register', { name: 'Crash', email: 'crash@example.com', password: 'crash-secret', plan: 'monthly' });
+  const token: string = auth.access_token;
+  expect((await api('POST', '/chatgpt/config', { api_key: 'sk-crash-0123456789abcdef' }, token)).status).toBe(201);
+  const channel = (await api('POST', '/channels/', { channel_id: 'UC_crash', name: 'Crash' }, token)).json;
+  const config = (
+    await api('POST', '/youtube-apis/', { name: 'C', channel_id: 'UC_crash', client_id: 'c.apps.googleusercontent.com', client_secret: 'GOCSPX-c' }, token)
+  ).json;
+  const process = (
+    await api(
+      'POST',
+      '/processes/',
+      { name: 'Crash', channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
+      token,
+    )
+  ).json;
+
+  // Slow answers, so the kill lands while the story is being written.
+  fake.setDelay(700);
+  const executed = await api('POST', `/processes/${process.id}/execute`, undefined, token);
+  expect(executed.status).toBe(202);
+  const executionId: string = executed.json.execution_id;
+  const read = async () => (await api('GET', `/executions/${executionId}`, undefined, token)).json;
+  const cut = await waitFor(read, (e) => e.current_step >= 2, 60_000);
+  expect(cut.status).toBe('running');
+  const title = cut.story_title;
+  expect(title).toBeTruthy();
+
+  server.kill('SIGKILL');
+  await new Promise((r) => server!.once('exit', r));
+  fake.setDelay(0);
+
+  server = await startServer();
+  const finished = await waitFor(read, (e) => e.status !== 'running', 120_000);
+  expect(finished).toMatchObject({ status: 'error', current_step: 6, story_title: title });
+  expect(finished.error).toMatch(/publishing to YouTube is not available yet/);
+  expect(finished.video_url).toBeTruthy();
+  // The title was written once: the resumed run started from the checkpoint.
+  expect(fake.requests.filter((r) => r.path === '/v1/chat/completions' && isTitleRequest(r.body))).toHaveLength(1);
+}, 240_000);

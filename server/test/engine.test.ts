@@ -1,0 +1,481 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
+import { apiCalls, executions, processes } from '../src/db/schema';
+import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
+import { PROCESS_STEPS } from '../src/services/processes';
+import { startHttpProxy } from '../fakes/proxies';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+
+/**
+ * The engine end to end with the fake OpenAI server, espeak-ng, locally drawn scene cards and
+ * ffmpeg: every step's output, each step's failure, retry from the checkpoint, recovery of runs a
+ * dead worker left, the title history and the scheduler on a controllable clock. Jobs are not
+ * queued here: `enqueue` records the ids and the test runs them.
+ */
+
+const KEY = 'sk-test-engine-key-0123456789abcdef';
+const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let fake: FakeOpenAI;
+let ctx: TestContext;
+let engine: Engine;
+let token: string;
+let email: string;
+let password: string;
+let channel: string;
+let config: string;
+const queued: string[] = [];
+
+/** What the fake chat model answers; tests change these. */
+const script = {
+  titles: 0,
+  /** Always answer this title (a repeat) instead of a new one. */
+  fixedTitle: undefined as string | undefined,
+  /** Answer an empty chapter for this chapter number (a failing step 3). */
+  emptyChapter: undefined as number | undefined,
+  /** Makes the request after the final chapter fail with this status (the first media call). */
+  failAfterFinal: undefined as number | undefined,
+};
+
+function lastUser(request: FakeChatRequest): string {
+  const message = [...request.messages].reverse().find((m) => m.role === 'user');
+  return typeof message?.content === 'string' ? message.content : '';
+}
+
+function responder(request: FakeChatRequest): string {
+  const text = lastUser(request);
+  if (/^Crie um título/.test(text)) {
+    if (script.fixedTitle) return script.fixedTitle;
+    script.titles += 1;
+    return `"O Segredo da Carta ${script.titles}"`;
+  }
+  if (/^Escreva, em .*, a premissa/.test(text)) return 'Uma mulher descobre uma carta escondida pela mãe.';
+  if (/^Summarise/.test(text)) return 'Ana encontrou a carta e decidiu procurar o tio.';
+  const chapter = /cap[ií]tulo (?:final \()?(\d+)/i.exec(text);
+  const number = chapter ? Number(chapter[1]) : 0;
+  if (number === script.emptyChapter) return ' ';
+  if (/cap[ií]tulo final/i.test(text) && script.failAfterFinal) fake.setFailure(script.failAfterFinal, 1, { message: 'scripted failure' });
+  return `Capítulo ${number}. Ana abriu a gaveta. Havia uma carta antiga. Ela leu em silêncio e chorou.`;
+}
+
+async function run(id: string): Promise<void> {
+  const index = queued.indexOf(id);
+  if (index >= 0) queued.splice(index, 1);
+  await engine.run(id);
+}
+
+async function createProcess(overrides: Record<string, unknown> = {}, as = token): Promise<string> {
+  const response = await call(ctx.app, 'POST', '/api/v1/processes/', {
+    token: as,
+    body: {
+      name: 'Segredos',
+      channel_id: channel,
+      youtube_api_id: config,
+      prompt_id: BUILTIN_DRAMA,
+      language: 'pt',
+      voice_id: HELENA,
+      ...overrides,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+async function execute(processId: string, as = token): Promise<string> {
+  const response = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token: as });
+  expect(response.statusCode).toBe(202);
+  return response.json().execution_id;
+}
+
+async function execution(id: string, language = 'en') {
+  const response = await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token, headers: { 'accept-language': language } });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+/** Signs in again: sessions last 7 days and the scheduler test moves the clock further. */
+async function signInAgain(): Promise<void> {
+  const response = await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  expect(response.statusCode).toBe(200);
+  token = response.json().access_token;
+}
+
+async function processJson(id: string) {
+  return (await call(ctx.app, 'GET', `/api/v1/processes/${id}`, { token })).json();
+}
+
+function mediaDir(executionId: string): string {
+  return path.join(ctx.config.mediaDir, executionId);
+}
+
+function probe(file: string): { streams: Array<Record<string, unknown>>; format: { duration: string } } {
+  return JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { encoding: 'utf8' }),
+  );
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ respond: responder });
+  ctx = await buildTestApp(
+    { OPENAI_BASE_URL: fake.url, IMAGE_PROVIDER: 'local', STORY_CHAPTERS: '2' },
+    {
+      enqueue: async (id) => {
+        queued.push(id);
+        return null;
+      },
+    },
+  );
+  engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
+  const user = await signUp(ctx.app);
+  ({ token, password } = user);
+  email = user.user.email;
+  expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: KEY } })).statusCode).toBe(201);
+  channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_engine_test', name: 'Histórias' } })).json().id;
+  config = (
+    await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+      token,
+      body: { name: 'Main', channel_id: 'UC_engine_test', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x' },
+    })
+  ).json().id;
+});
+
+afterAll(async () => {
+  await ctx.close();
+  await fake.close();
+});
+
+beforeEach(() => {
+  script.fixedTitle = undefined;
+  script.emptyChapter = undefined;
+  script.failAfterFinal = undefined;
+  fake.reset();
+});
+
+describe('a full run', () => {
+  let processId: string;
+  let executionId: string;
+
+  beforeAll(async () => {
+    processId = await createProcess();
+    executionId = await execute(processId);
+  });
+
+  test('execute answers 202 with the process running at step 0 of the seven steps, and a second execute 409', async () => {
+    const process = await processJson(processId);
+    expect(process).toMatchObject({
+      status: 'running',
+      execution_step: 0,
+      execution_steps: [...PROCESS_STEPS],
+      latest_execution_id: executionId,
+      last_error: null,
+    });
+    expect(queued).toContain(executionId);
+    const again = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: 'This process is already running; wait for it to finish' });
+    const before = await execution(executionId);
+    expect(before).toMatchObject({ status: 'running', current_step: 0, trigger: 'manual', video_url: null });
+    expect(before.estimated_seconds_left).toBe(14);
+  });
+
+  test('the engine writes, narrates, illustrates and renders, then stops at publishing with the video kept', async () => {
+    await run(executionId);
+    const done = await execution(executionId);
+    expect(done.status).toBe('error');
+    expect(done.current_step).toBe(6);
+    expect(done.error).toBe(
+      'The video was rendered and kept, but publishing to YouTube is not available yet; preview it in the execution details',
+    );
+    expect(done.story_title).toMatch(/^O Segredo da Carta \d+$/);
+    expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'error']);
+    for (const step of done.steps.slice(0, 6)) expect(step.duration_ms).toBeGreaterThanOrEqual(0);
+
+    // The files of every step.
+    const files = fs.readdirSync(mediaDir(executionId));
+    expect(files).toEqual(expect.arrayContaining(['chapter-1.wav', 'chapter-2.wav', 'scene-1.png', 'scene-4.png', 'video.mp4', 'thumbnail.jpg']));
+    const info = probe(path.join(mediaDir(executionId), 'video.mp4'));
+    const video = info.streams.find((s) => s.codec_type === 'video')!;
+    const audio = info.streams.find((s) => s.codec_type === 'audio')!;
+    expect(video).toMatchObject({ codec_name: 'h264', width: 1920, height: 1080 });
+    expect(audio).toMatchObject({ codec_name: 'aac' });
+    expect(Number(info.format.duration)).toBeGreaterThan(3);
+    expect(done.video_duration_seconds).toBeCloseTo(Number(info.format.duration), 0);
+
+    // The process mirrors it, in the reader's language too.
+    const process = await processJson(processId);
+    expect(process).toMatchObject({ status: 'error', execution_step: 6 });
+    expect(process.last_execution).not.toBeNull();
+    const pt = await execution(executionId, 'pt');
+    expect(pt.error).toMatch(/^O vídeo foi gerado e guardado/);
+
+    // 2 chapters: title, premise, chapter 1, summary, final chapter.
+    const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');
+    expect(chats).toHaveLength(5);
+    const [counted] = await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(apiCalls)
+      .where(eq(apiCalls.executionId, executionId));
+    expect(counted?.n).toBe(5);
+  });
+
+  test('the rendered files are served by signed links, with ranges; a tampered link is refused', async () => {
+    const done = await execution(executionId);
+    expect(done.video_url).toMatch(/^\/api\/v1\/media\/[0-9a-f-]{36}\/video\.mp4\?expires=\d+&signature=/);
+    const whole = await ctx.app.inject({ method: 'GET', url: done.video_url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    const size = fs.statSync(path.join(mediaDir(executionId), 'video.mp4')).size;
+    expect(whole.rawPayload.length).toBe(size);
+    const part = await ctx.app.inject({ method: 'GET', url: done.video_url, headers: { range: 'bytes=0-99' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-99/${size}`);
+    expect(part.rawPayload.length).toBe(100);
+    const thumb = await ctx.app.inject({ method: 'GET', url: done.thumbnail_url });
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    const tampered = await ctx.app.inject({ method: 'GET', url: done.video_url.replace(/signature=./, 'signature=x') });
+    expect(tampered.statusCode).toBe(403);
+    const expired = await ctx.app.inject({ method: 'GET', url: done.video_url.replace(/expires=\d+/, 'expires=1000') });
+    expect(expired.statusCode).toBe(403);
+  });
+
+  test('retry resumes at the failed step and reuses every earlier output', async () => {
+    const videoFile = path.join(mediaDir(executionId), 'video.mp4');
+    const renderedAt = fs.statSync(videoFile).mtimeMs;
+    const retried = await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token });
+    expect(retried.statusCode).toBe(202);
+    expect(retried.json()).toMatchObject({ execution_id: executionId, process: { status: 'running', execution_step: 6 } });
+    expect(queued).toContain(executionId);
+    await run(executionId);
+    const again = await execution(executionId);
+    expect(again).toMatchObject({ status: 'error', current_step: 6, trigger: 'retry' });
+    expect(fake.requests).toHaveLength(0);
+    expect(fs.statSync(videoFile).mtimeMs).toBe(renderedAt);
+  });
+
+  test('a failing step 6 (a narration file lost) ends in error with its message, and a retry re-renders', async () => {
+    // Rewind the execution to "failed at step 6", as if ffmpeg had failed there.
+    await ctx.database.db.execute(sql`
+      update executions set current_step = 5, step_times = step_times - 'generating_video' - 'publishing_video'
+      where id = ${executionId}`);
+    fs.renameSync(path.join(mediaDir(executionId), 'chapter-2.wav'), path.join(mediaDir(executionId), 'moved.wav'));
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
+    await run(executionId);
+    const failed = await execution(executionId);
+    expect(failed).toMatchObject({ status: 'error', current_step: 5 });
+    expect(failed.error).toMatch(/^Rendering the video failed: /);
+
+    fs.renameSync(path.join(mediaDir(executionId), 'moved.wav'), path.join(mediaDir(executionId), 'chapter-2.wav'));
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
+    await run(executionId);
+    expect(await execution(executionId)).toMatchObject({ status: 'error', current_step: 6 });
+  });
+
+  test('only a failed execution can be retried; another user sees none of it', async () => {
+    const other = await signUp(ctx.app);
+    expect((await call(ctx.app, 'GET', `/api/v1/executions/${executionId}`, { token: other.token })).statusCode).toBe(404);
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token: other.token })).statusCode).toBe(404);
+    const list = await call(ctx.app, 'GET', `/api/v1/processes/${processId}/executions`, { token });
+    expect(list.json()).toMatchObject({ total: 1, executions: [{ id: executionId }] });
+    await ctx.database.db.update(executions).set({ status: 'completed' }).where(eq(executions.id, executionId));
+    const refused = await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({ detail: 'Only a failed execution can be retried' });
+    await ctx.database.db.update(executions).set({ status: 'error' }).where(eq(executions.id, executionId));
+  });
+
+  test('deleting the process removes its executions and their files', async () => {
+    expect(fs.existsSync(mediaDir(executionId))).toBe(true);
+    expect((await call(ctx.app, 'DELETE', `/api/v1/processes/${processId}`, { token })).statusCode).toBe(204);
+    expect(fs.existsSync(mediaDir(executionId))).toBe(false);
+    expect(await ctx.database.db.select().from(executions).where(eq(executions.id, executionId))).toHaveLength(0);
+  });
+});
+
+describe('each failing step ends the run in error with what to do', () => {
+  test('step 1: no chat-model key', async () => {
+    const other = await signUp(ctx.app);
+    const otherChannel = (
+      await call(ctx.app, 'POST', '/api/v1/channels/', { token: other.token, body: { channel_id: 'UC_no_key', name: 'X' } })
+    ).json().id;
+    const otherConfig = (
+      await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+        token: other.token,
+        body: { name: 'X', channel_id: 'UC_no_key', client_id: 'x.apps.googleusercontent.com', client_secret: 'GOCSPX-y' },
+      })
+    ).json().id;
+    const processId = await createProcess({ channel_id: otherChannel, youtube_api_id: otherConfig }, other.token);
+    const id = await execute(processId, other.token);
+    await run(id);
+    const failed = (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token: other.token })).json();
+    expect(failed).toMatchObject({ status: 'error', current_step: 0 });
+    expect(failed.error).toBe('Add your ChatGPT API key in Settings before running a process');
+    const process = (await call(ctx.app, 'GET', `/api/v1/processes/${processId}`, { token: other.token })).json();
+    expect(process).toMatchObject({ status: 'error', last_error: failed.error });
+  });
+
+  test('step 1: what the process lacks (its voice was switched off)', async () => {
+    const processId = await createProcess();
+    await ctx.database.db.execute(sql`update processes set voice_id = null where id = ${processId}`);
+    const id = await execute(processId);
+    await run(id);
+    const failed = await execution(id);
+    expect(failed).toMatchObject({ status: 'error', current_step: 0, error: 'This process cannot run yet: choose a voice' });
+    expect((await execution(id, 'pt')).error).toBe('Este processo ainda não pode ser executado: escolha uma voz');
+  });
+
+  test('step 2: the chat model refuses the key', async () => {
+    const processId = await createProcess();
+    const id = await execute(processId);
+    fake.setFailure(401, 1, { message: 'Incorrect API key provided' });
+    await run(id);
+    expect(await execution(id)).toMatchObject({
+      status: 'error',
+      current_step: 1,
+      error: 'The ChatGPT API refused the key; check it in Settings',
+    });
+  });
+
+  test('step 2: a title the process already made is never made again', async () => {
+    const processId = await createProcess();
+    const first = await execute(processId);
+    script.fixedTitle = 'A Herança Escondida';
+    // The first run takes the title; an empty first chapter stops it right after step 2.
+    script.emptyChapter = 1;
+    await run(first);
+    script.emptyChapter = undefined;
+    expect((await execution(first)).story_title).toBe('A Herança Escondida');
+    fake.reset();
+    const second = await execute(processId);
+    await run(second);
+    const failed = await execution(second);
+    expect(failed).toMatchObject({ status: 'error', current_step: 1 });
+    expect(failed.error).toBe(
+      'The chat model kept proposing a story this process has already made ("A Herança Escondida"); try again later or change the prompt',
+    );
+    const titleRequests = fake.requests.filter((r) => /^Crie um título/.test(lastUser(r.body as FakeChatRequest)));
+    expect(titleRequests).toHaveLength(3);
+    // The history is given to the model.
+    expect(lastUser(titleRequests[0]!.body as FakeChatRequest)).toContain('"A Herança Escondida"');
+  });
+
+  test('step 3: an empty chapter fails; a retry continues with that chapter only', async () => {
+    const processId = await createProcess();
+    const id = await execute(processId);
+    script.emptyChapter = 2;
+    await run(id);
+    const failed = await execution(id);
+    expect(failed).toMatchObject({ status: 'error', current_step: 2 });
+    expect(failed.error).toBe('Writing chapter 2 failed: the chat model answered an empty text');
+    script.emptyChapter = undefined;
+    fake.reset();
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
+    await run(id);
+    expect(await execution(id)).toMatchObject({ status: 'error', current_step: 6 });
+    // Only the missing final chapter was asked for.
+    expect(fake.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
+  });
+});
+
+describe('outbound calls', () => {
+  test("go through the admins' active proxy, with its credentials; a disabled proxy is not used", async () => {
+    const proxy = await startHttpProxy({ username: 'engine', password: 'tunnel-pass' });
+    const admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
+    const created = await call(ctx.app, 'POST', '/api/v1/proxies/', {
+      token: admin,
+      body: { name: 'Outbound', url: `http://engine:tunnel-pass@127.0.0.1:${proxy.port}` },
+    });
+    expect(created.statusCode).toBe(201);
+    try {
+      script.emptyChapter = 1;
+      const id = await execute(await createProcess());
+      await run(id);
+      expect((await execution(id)).current_step).toBe(2);
+      expect(proxy.tunnels.length).toBeGreaterThan(0);
+      expect(proxy.tunnels.every((t) => t === `127.0.0.1:${fake.port}`)).toBe(true);
+      expect(proxy.refusals).toBe(0);
+
+      const before = proxy.tunnels.length;
+      await call(ctx.app, 'PUT', `/api/v1/proxies/${created.json().id}/toggle`, { token: admin });
+      const direct = await execute(await createProcess());
+      await run(direct);
+      expect((await execution(direct)).current_step).toBe(2);
+      expect(proxy.tunnels.length).toBe(before);
+    } finally {
+      await call(ctx.app, 'DELETE', `/api/v1/proxies/${created.json().id}`, { token: admin });
+      await proxy.close();
+    }
+  });
+});
+
+describe('recovery of runs a stopped server left', () => {
+  test('a stale run is resumed from its checkpoint; one interrupted too often ends in error', async () => {
+    const processId = await createProcess();
+    const id = await execute(processId);
+    // A worker took it, finished step 1, then died: the heartbeat stops.
+    await ctx.database.db
+      .update(executions)
+      .set({ heartbeatAt: new Date(ctx.clock.now.getTime() - STALE_AFTER_MS - 1000), jobId: 'dead-job' })
+      .where(eq(executions.id, id));
+    queued.length = 0;
+    expect(await engine.recover(false)).toBe(1);
+    expect(queued).toEqual([id]);
+    await run(id);
+    expect(await execution(id)).toMatchObject({ status: 'error', current_step: 6 });
+
+    const other = await execute(await createProcess());
+    for (let i = 0; i < MAX_RECOVERIES; i += 1) expect(await engine.recover(true)).toBe(1);
+    expect(await engine.recover(true)).toBe(1);
+    const ended = await execution(other);
+    expect(ended).toMatchObject({ status: 'error', error: `The server stopped during this run ${MAX_RECOVERIES} times; retry it` });
+  });
+});
+
+describe('the scheduler', () => {
+  test('runs an active process when due, once for missed slots, and keeps its 3-day rhythm', async () => {
+    const processId = await createProcess({ is_active: true });
+    const due = new Date((await processJson(processId)).next_execution);
+    queued.length = 0;
+    expect(await engine.tick()).toBe(0);
+
+    ctx.clock.now = new Date(due.getTime() + 60_000);
+    expect(await engine.tick()).toBe(1);
+    const [first] = queued.splice(0);
+    const running = await processJson(processId);
+    expect(running).toMatchObject({ status: 'running', latest_execution_id: first });
+    expect(running.next_execution).toBe(new Date(due.getTime() + 3 * DAY_MS).toISOString());
+    expect((await execution(first!)).trigger).toBe('schedule');
+    script.emptyChapter = 1; // a quick end at step 3: only the schedule matters here
+    await run(first!);
+    script.emptyChapter = undefined;
+
+    // Down for ten days: one run, then the next slot after now.
+    ctx.clock.now = new Date(due.getTime() + 10 * DAY_MS);
+    await signInAgain();
+    expect(await engine.tick()).toBe(1);
+    expect(await engine.tick()).toBe(0);
+    expect((await processJson(processId)).next_execution).toBe(new Date(due.getTime() + 12 * DAY_MS).toISOString());
+
+    // Switching it off cancels the scheduled run nobody started; the process is back to its last status.
+    const [pending] = queued.splice(0);
+    const off = await call(ctx.app, 'PUT', `/api/v1/processes/${processId}/toggle`, { token });
+    expect(off.json()).toMatchObject({ is_active: false, status: 'error' });
+    expect((await execution(pending!)).status).toBe('cancelled');
+    await run(pending!);
+    expect((await execution(pending!)).status).toBe('cancelled');
+
+    // Switched on after a long pause: the next run waits for its next slot.
+    ctx.clock.now = new Date(due.getTime() + 20 * DAY_MS);
+    await signInAgain();
+    const on = await call(ctx.app, 'PUT', `/api/v1/processes/${processId}/toggle`, { token });
+    expect(on.json().next_execution).toBe(new Date(due.getTime() + 21 * DAY_MS).toISOString());
+    expect(await engine.tick()).toBe(0);
+    const [row] = await ctx.database.db.select().from(processes).where(eq(processes.id, processId));
+    expect(row?.isActive).toBe(true);
+  });
+});

@@ -1,0 +1,45 @@
+import { cleanProse, cleanTitle, fill, sentences, splitScenes } from '../src/pipeline/story';
+import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';
+
+describe('story text helpers', () => {
+  test('fill replaces known placeholders and leaves unknown ones', () => {
+    expect(fill('Chapter {chapter_number} of {total_chapters}: {title} {other}', { chapter_number: 2, total_chapters: 5, title: 'X' })).toBe(
+      'Chapter 2 of 5: X {other}',
+    );
+  });
+
+  test('cleanTitle keeps the first line without quotes, labels or marks, within 100 characters', () => {
+    expect(cleanTitle('"A Carta Esquecida"')).toBe('A Carta Esquecida');
+    expect(cleanTitle('Título: **O Segredo**\n\nExplicação...')).toBe('O Segredo');
+    expect(cleanTitle('Title: “The Letter.”')).toBe('The Letter');
+    expect(cleanTitle('word '.repeat(40)).length).toBeLessThanOrEqual(100);
+  });
+
+  test('cleanProse drops headings and markdown, keeps paragraphs', () => {
+    expect(cleanProse('# Capítulo 1\n\n**Ana** abriu a porta.\n\n\n\nEla sorriu.')).toBe('Ana abriu a porta.\n\nEla sorriu.');
+  });
+
+  test('splitScenes cuts at sentence boundaries into balanced parts, each with a sentence', () => {
+    const text = 'Durante o jantar, ninguém quis falar sobre o nome da carta. O silêncio da mãe dizia mais do que qualquer resposta.';
+    expect(splitScenes(text, 2)).toEqual([
+      'Durante o jantar, ninguém quis falar sobre o nome da carta.',
+      'O silêncio da mãe dizia mais do que qualquer resposta.',
+    ]);
+    expect(splitScenes('Uma frase só.', 2)).toEqual(['Uma frase só.']);
+    const many = 'A. B b. C c c. D d d d. E e e e e. F f f f f f.';
+    const scenes = splitScenes(many, 3);
+    expect(scenes).toHaveLength(3);
+    expect(scenes.join(' ')).toBe(sentences(many).join(' '));
+  });
+
+  test('titles are compared without case, accents or punctuation', () => {
+    expect(normalizeTitle('A Herança  Escondida!')).toBe(normalizeTitle('a heranca escondida'));
+  });
+
+  test('the slot after now keeps the 3-day rhythm and skips missed slots', () => {
+    const due = new Date('2026-01-01T09:00:00Z');
+    expect(slotAfter(due, new Date('2025-12-31T00:00:00Z'))).toEqual(due);
+    expect(slotAfter(due, due).getTime()).toBe(due.getTime() + INTERVAL_MS);
+    expect(slotAfter(due, new Date(due.getTime() + 10 * 24 * 3600 * 1000)).getTime()).toBe(due.getTime() + 4 * INTERVAL_MS);
+  });
+});
