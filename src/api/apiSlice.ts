@@ -19,12 +19,15 @@
  * | User             | me                                   | updateProfile, changePassword (cache patched)   |
  * | Channel          | listChannels (LIST + rows),          | createChannel (LIST); updateChannel,            |
  * |                  | getChannel (id)                      | toggleChannel (id); deleteChannel (id + LIST)   |
+ * |                  |                                      | createProcess, deleteProcess (LIST: process     |
+ * |                  |                                      | counts); updateProcess with a channel_id (LIST) |
  * | YoutubeApi       | listYoutubeApis (LIST + rows),       | createYoutubeApi (LIST); updateYoutubeApi,      |
  * |                  | getYoutubeApi (id)                   | toggleYoutubeApi, testYoutubeApi (id, when it   |
  * |                  |                                      | answered); setActiveYoutubeApi (id + LIST: the  |
  * |                  |                                      | previous active row changes too);               |
  * |                  |                                      | deleteYoutubeApi (id + LIST: deleting the       |
- * |                  |                                      | active one activates another);                  |
+ * |                  |                                      | active one activates another; and Process LIST: |
+ * |                  |                                      | its processes lose it);                         |
  * |                  |                                      | authorizeYoutubeApi none (the window's result   |
  * |                  |                                      | invalidates the id and the Channel LIST)        |
  * |                  |                                      | A connected test also invalidates Channel LIST: |
@@ -42,10 +45,29 @@
  * | Voice            | listVoices (LIST + rows),            | createVoice (LIST); updateVoice, toggleVoice    |
  * |                  | getVoice (id)                        | (id); deleteVoice (id + LIST, and Process LIST: |
  * |                  |                                      | its processes switch off)                       |
- * | Stats            | (dashboard, later issue)             | createChannel, toggleChannel, updateChannel,    |
- * |                  |                                      | deleteChannel (connected-channels counter)      |
- * | Process          | (processes feature, later issue)     | deletePrompt, deleteVoice (LIST)                |
- * | Publication, Execution | (their features' queries, added by later issues)                          |
+ * | Stats            | getProcessStats                      | createChannel, toggleChannel, updateChannel,    |
+ * |                  |                                      | deleteChannel (connected-channels counter);     |
+ * |                  |                                      | createProcess, updateProcess, toggleProcess,    |
+ * |                  |                                      | deleteProcess, executeProcess, retryExecution;  |
+ * |                  |                                      | a finished execution (getExecution, see below)  |
+ * | Process          | getProcesses (LIST + rows),          | createProcess (LIST, and Channel LIST: its      |
+ * |                  | getProcess (id)                      | process count); updateProcess, toggleProcess    |
+ * |                  |                                      | (id; Channel LIST when channel_id was sent);    |
+ * |                  |                                      | deleteProcess (id + LIST + Channel LIST);       |
+ * |                  |                                      | executeProcess, retryExecution (id + LIST);     |
+ * |                  |                                      | deletePrompt, deleteVoice, deleteChannel,       |
+ * |                  |                                      | deleteYoutubeApi (LIST: processes lose the      |
+ * |                  |                                      | record); a finished execution (id + LIST)       |
+ * | Execution        | getProcessExecutions (LIST + rows),  | executeProcess (LIST); retryExecution (id +     |
+ * |                  | getExecution (id)                    | LIST); a finished execution (LIST)              |
+ * | Publication      | getPublications (LIST + rows)        | a finished execution (LIST: it may have         |
+ * |                  |                                      | published a video)                              |
+ *
+ * executeProcess is optimistic (spec §4): every cached getProcesses / getProcess holding the
+ * process shows it `running` at step 0 with the seven steps at once; if the call fails the cache
+ * says `error` with the steps cleared (not an undo), and the caller shows the message. When a
+ * polled getExecution sees its run end (running before, anything else now), the process, the
+ * lists and the counters refetch.
  *
  * Login, register and changePassword store the token they receive (tokenReceived) and seed the
  * `me` cache with the user they answer, so the guard needs no extra round trip.
@@ -53,7 +75,7 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { DEFAULT_PAGE } from '../lib/constants';
 import { sessionEnded, tokenReceived, type AuthState } from './authSlice';
-import { baseQuery } from './baseQuery';
+import { baseQuery, errorMessage } from './baseQuery';
 import type {
   AuthorizationUrl,
   AuthResult,
@@ -68,11 +90,23 @@ import type {
   ChatModelTestResult,
   CatalogueDeleteResult,
   Detail,
+  Execution,
+  ExecutionList,
+  ExecutionStarted,
+  ExecutionStepKey,
   LoginRequest,
   PageArgs,
   PasswordChange,
   PasswordResetConfirm,
+  Process,
+  ProcessCreate,
+  ProcessExecutionsArgs,
+  ProcessList,
+  ProcessListArgs,
+  ProcessStats,
+  ProcessUpdate,
   ProfileUpdate,
+  PublicationList,
   Prompt,
   PromptBasicInput,
   PromptFullInput,
@@ -121,6 +155,45 @@ function listTags<T extends TagType>(type: T, rows: readonly { id: string }[] | 
 /** skip 0, limit 100 unless the caller says otherwise, plus any filter. */
 function paged<T extends PageArgs>(args: T | void): PageArgs & T {
   return { ...DEFAULT_PAGE, ...(args ?? ({} as T)) };
+}
+
+/** The seven step keys of an execution, in order (docs/api-processes.md). */
+export const EXECUTION_STEP_KEYS: readonly ExecutionStepKey[] = [
+  'starting',
+  'generating_texts',
+  'creating_story',
+  'generating_audios',
+  'generating_images',
+  'generating_video',
+  'publishing_video',
+];
+
+/**
+ * What an execute shows at once, before the server answers (spec §4). The new execution's id is
+ * not known yet, so the previous one is no longer the latest.
+ */
+function markRunning(process: Process) {
+  process.status = 'running';
+  process.execution_step = 0;
+  process.execution_steps = [...EXECUTION_STEP_KEYS];
+  process.latest_execution_id = null;
+}
+
+/** What a failed execute leaves: an error, the step information cleared (spec §4). */
+function markFailed(message: string) {
+  return (process: Process) => {
+    process.status = 'error';
+    process.execution_step = null;
+    process.execution_steps = null;
+    process.last_error = message;
+  };
+}
+
+/** An answered execute or retry: the server's copy of the process. */
+function replaceWith(updated: Process) {
+  return (process: Process) => {
+    Object.assign(process, updated);
+  };
 }
 
 export const api = createApi({
@@ -207,7 +280,9 @@ export const api = createApi({
     deleteChannel: builder.mutation<void, string>({
       query: (id) => ({ url: `/channels/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error ? [] : [{ type: 'Channel', id }, { type: 'Channel', id: 'LIST' }, 'Stats'],
+        error
+          ? []
+          : [{ type: 'Channel', id }, { type: 'Channel', id: 'LIST' }, 'Stats', { type: 'Process', id: 'LIST' }],
     }),
 
     // ---- YouTube API configurations -----------------------------------------------------
@@ -252,7 +327,9 @@ export const api = createApi({
     deleteYoutubeApi: builder.mutation<void, string>({
       query: (id) => ({ url: `/youtube-apis/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error ? [] : [{ type: 'YoutubeApi', id }, { type: 'YoutubeApi', id: 'LIST' }],
+        error
+          ? []
+          : [{ type: 'YoutubeApi', id }, { type: 'YoutubeApi', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
     }),
 
     // ---- chat-model configuration -------------------------------------------------------
@@ -382,6 +459,130 @@ export const api = createApi({
       invalidatesTags: (_result, error, id) =>
         error ? [] : [{ type: 'Voice', id }, { type: 'Voice', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
     }),
+    // ---- processes ----------------------------------------------------------------------
+    getProcesses: builder.query<ProcessList, ProcessListArgs | void>({
+      query: (args) => ({ url: '/processes/', params: paged({ active_only: false, ...(args ?? {}) }) }),
+      providesTags: (result) => listTags('Process', result?.processes),
+    }),
+    getProcess: builder.query<Process, string>({
+      query: (id) => `/processes/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Process', id }],
+    }),
+    /** total, active, inactive and connected channels (the dashboard's cards). */
+    getProcessStats: builder.query<ProcessStats, void>({
+      query: () => '/processes/stats',
+      providesTags: ['Stats'],
+    }),
+    /** A new process counts in the stats and in its channel's process count. */
+    createProcess: builder.mutation<Process, ProcessCreate>({
+      query: (body) => ({ url: '/processes/', method: 'POST', body }),
+      invalidatesTags: (result) =>
+        result ? [{ type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'] : [],
+    }),
+    /** Sends only the fields given; a moved process changes two channels' counts. */
+    updateProcess: builder.mutation<Process, { id: string } & ProcessUpdate>({
+      query: ({ id, ...body }) => ({ url: `/processes/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      invalidatesTags: (result, _error, { id, channel_id }) =>
+        result
+          ? [{ type: 'Process', id }, 'Stats', ...(channel_id !== undefined ? [{ type: 'Channel' as const, id: 'LIST' }] : [])]
+          : [],
+    }),
+    toggleProcess: builder.mutation<Process, string>({
+      query: (id) => ({ url: `/processes/${encodeURIComponent(id)}/toggle`, method: 'PUT' }),
+      invalidatesTags: (result, _error, id) => (result ? [{ type: 'Process', id }, 'Stats'] : []),
+    }),
+    deleteProcess: builder.mutation<void, string>({
+      query: (id) => ({ url: `/processes/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) =>
+        error
+          ? []
+          : [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'],
+    }),
+    /**
+     * Starts a run (202; 409 while running). Optimistic (spec §4): the cached process is running at
+     * step 0 with the seven steps at once; a failure leaves it in error with the steps cleared.
+     */
+    executeProcess: builder.mutation<ExecutionStarted, string>({
+      query: (id) => ({ url: `/processes/${encodeURIComponent(id)}/execute`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) =>
+        result
+          ? [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, 'Stats', { type: 'Execution', id: 'LIST' }]
+          : [],
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
+        const patchProcess = (recipe: (process: Process) => void) => {
+          for (const { endpointName, originalArgs } of api.util.selectInvalidatedBy(getState(), [{ type: 'Process', id }])) {
+            if (endpointName === 'getProcesses') {
+              dispatch(
+                api.util.updateQueryData('getProcesses', originalArgs as ProcessListArgs | void, (draft) => {
+                  const row = draft.processes.find((process) => process.id === id);
+                  if (row) recipe(row);
+                }),
+              );
+            } else if (endpointName === 'getProcess') {
+              dispatch(api.util.updateQueryData('getProcess', originalArgs as string, recipe));
+            }
+          }
+        };
+        patchProcess(markRunning);
+        try {
+          const { data } = await queryFulfilled;
+          patchProcess(replaceWith(data.process));
+        } catch (failure) {
+          const error = (failure as { error?: unknown }).error ?? failure;
+          patchProcess(markFailed(errorMessage(error)));
+        }
+      },
+    }),
+    getProcessExecutions: builder.query<ExecutionList, ProcessExecutionsArgs>({
+      query: ({ processId, ...page }) => ({
+        url: `/processes/${encodeURIComponent(processId)}/executions`,
+        params: paged(page),
+      }),
+      providesTags: (result) => listTags('Execution', result?.executions),
+    }),
+    /**
+     * One execution, polled by the status dialog while it runs. When a fetch sees the run end
+     * (it was running, now it is not), everything the run changed refetches: the process, the
+     * lists, the counters and the publications.
+     */
+    getExecution: builder.query<Execution, string>({
+      query: (id) => `/executions/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Execution', id }],
+      async onQueryStarted(_id, { dispatch, getCacheEntry, queryFulfilled }) {
+        const before = getCacheEntry().data?.status;
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (!data || before !== 'running' || data.status === 'running') return;
+        dispatch(
+          api.util.invalidateTags([
+            { type: 'Process', id: data.process_id },
+            { type: 'Process', id: 'LIST' },
+            { type: 'Execution', id: 'LIST' },
+            { type: 'Publication', id: 'LIST' },
+            'Stats',
+          ]),
+        );
+      },
+    }),
+    /** Resumes a failed execution from its checkpoint (same id); 409 while running, 422 if it did not fail. */
+    retryExecution: builder.mutation<ExecutionStarted, string>({
+      query: (id) => ({ url: `/executions/${encodeURIComponent(id)}/retry`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) =>
+        result
+          ? [
+              { type: 'Execution', id },
+              { type: 'Execution', id: 'LIST' },
+              { type: 'Process', id: result.process.id },
+              { type: 'Process', id: 'LIST' },
+              'Stats',
+            ]
+          : [],
+    }),
+
+    // ---- publications -------------------------------------------------------------------
+    getPublications: builder.query<PublicationList, PageArgs | void>({
+      query: (args) => ({ url: '/publications/', params: paged(args) }),
+      providesTags: (result) => listTags('Publication', result?.publications),
+    }),
   }),
 });
 
@@ -434,4 +635,16 @@ export const {
   useUpdateVoiceMutation,
   useToggleVoiceMutation,
   useDeleteVoiceMutation,
+  useGetProcessesQuery,
+  useGetProcessQuery,
+  useGetProcessStatsQuery,
+  useCreateProcessMutation,
+  useUpdateProcessMutation,
+  useToggleProcessMutation,
+  useDeleteProcessMutation,
+  useExecuteProcessMutation,
+  useGetProcessExecutionsQuery,
+  useGetExecutionQuery,
+  useRetryExecutionMutation,
+  useGetPublicationsQuery,
 } = api;

@@ -350,3 +350,170 @@ export interface VoiceInput {
   provider?: VoiceProvider | null;
   provider_voice_id?: string | null;
 }
+
+// ---- processes, executions and publications (docs/api-processes.md) ----------------------
+
+/** A process's language: the videos it generates are in it. */
+export type ProcessLanguage = 'pt' | 'en';
+
+/** `idle` (new), `running`, `completed`, `error`; kept open in case the server knows more. */
+export type ProcessStatus = 'idle' | 'running' | 'completed' | 'error';
+
+/** What a process lacks to run, as keys the client translates. */
+export type ProcessNeed =
+  | 'channel'
+  | 'youtube_api'
+  | 'prompt'
+  | 'voice'
+  | 'youtube_api_disabled'
+  | 'prompt_inactive'
+  | 'voice_inactive'
+  | 'language';
+
+/** The seven steps of an execution, in order (the keys of EXECUTION_STEP_KEYS). */
+export type ExecutionStepKey =
+  | 'starting'
+  | 'generating_texts'
+  | 'creating_story'
+  | 'generating_audios'
+  | 'generating_images'
+  | 'generating_video'
+  | 'publishing_video';
+
+export interface Process {
+  id: string;
+  name: string;
+  /** Our channel record's id (not the platform's); null once that channel was deleted. */
+  channel_id: string | null;
+  /** The channel's name, or its platform id when unnamed. */
+  channel_name: string | null;
+  youtube_api_id: string | null;
+  youtube_api_name: string | null;
+  prompt_id: string | null;
+  prompt_name: string | null;
+  language: ProcessLanguage | (string & {});
+  voice_id: string | null;
+  voice_name: string | null;
+  is_active: boolean;
+  status: ProcessStatus | (string & {});
+  /** Index of the running step while running; null otherwise. */
+  execution_step: number | null;
+  /** Step keys (see ExecutionStepKey) while running; null otherwise. */
+  execution_steps: (ExecutionStepKey | (string & {}))[] | null;
+  last_execution: string | null;
+  next_execution: string;
+  /** "HH:MM". */
+  publication_time: string;
+  last_error: string | null;
+  needs: (ProcessNeed | (string & {}))[];
+  /** The newest execution, for the status dialog. */
+  latest_execution_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProcessList {
+  /** Newest first. */
+  processes: Process[];
+  total: number;
+}
+
+export interface ProcessListArgs extends PageArgs {
+  active_only?: boolean;
+}
+
+export interface ProcessStats {
+  total: number;
+  active: number;
+  inactive: number;
+  /** The user's enabled channels. */
+  connected_channels: number;
+}
+
+export interface ProcessCreate {
+  name: string;
+  channel_id: string;
+  youtube_api_id: string;
+  prompt_id: string;
+  language: ProcessLanguage;
+  voice_id: string;
+  /** Default false. */
+  is_active?: boolean;
+  /** "HH:MM", default "09:00". */
+  publication_time?: string;
+}
+
+/** Any of the create fields; only the fields sent change. */
+export type ProcessUpdate = Partial<ProcessCreate>;
+
+/** What execute and retry answer (202). */
+export interface ExecutionStarted {
+  execution_id: string;
+  process: Process;
+}
+
+export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
+export type ExecutionTrigger = 'manual' | 'schedule' | 'retry';
+export type ExecutionStepStatus = 'pending' | 'running' | 'done' | 'error';
+
+export interface ExecutionStep {
+  key: ExecutionStepKey | (string & {});
+  status: ExecutionStepStatus | (string & {});
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
+export interface Execution {
+  id: string;
+  process_id: string;
+  status: ExecutionStatus | (string & {});
+  trigger: ExecutionTrigger | (string & {});
+  /** Index of the running (or failed) step, 0 to 6. */
+  current_step: number;
+  steps: ExecutionStep[];
+  story_title: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** Only while running. */
+  estimated_seconds_left: number | null;
+  /** Signed URLs (valid one hour) once rendered. */
+  video_url: string | null;
+  thumbnail_url: string | null;
+  video_duration_seconds: number | null;
+  created_at: string;
+}
+
+export interface ExecutionList {
+  /** Newest first. */
+  executions: Execution[];
+  total: number;
+}
+
+export interface ProcessExecutionsArgs extends PageArgs {
+  processId: string;
+}
+
+export type PublicationStatus = 'published' | 'processing' | 'failed';
+export type PublicationVisibility = 'public' | 'unlisted' | 'private';
+
+export interface Publication {
+  id: string;
+  process_id: string | null;
+  channel_id: string | null;
+  video_title: string;
+  video_id: string | null;
+  published_at: string | null;
+  views: number;
+  likes: number;
+  status: PublicationStatus | (string & {});
+  visibility: PublicationVisibility | (string & {});
+  created_at: string;
+}
+
+export interface PublicationList {
+  /** Newest first. */
+  publications: Publication[];
+  total: number;
+}

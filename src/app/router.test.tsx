@@ -75,8 +75,6 @@ describe('guards', () => {
 
 describe('feature pages', () => {
   const pages = [
-    ['/dashboard', 'Dashboard', 'Painel'],
-    ['/processes', 'Processes', 'Processos'],
     ['/history', 'History', 'Histórico'],
     ['/subscription', 'Subscription', 'Assinatura'],
   ] as const;

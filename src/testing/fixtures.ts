@@ -4,6 +4,7 @@ import type {
   ChatModelConfig,
   Prompt,
   PromptSummary,
+  Process,
   PromptTexts,
   ProxyServer,
   User,
@@ -160,6 +161,36 @@ export function voiceFixture(overrides: Partial<Voice> = {}): Voice {
     process_count: 2,
     created_at: stamp,
     updated_at: '2025-03-07T17:05:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A process as GET /processes answers it (idle, active, never executed). */
+export function processFixture(overrides: Partial<Process> = {}): Process {
+  return {
+    id: 'p-1',
+    name: 'Night stories',
+    channel_id: 'ch-1',
+    channel_name: 'Main channel',
+    youtube_api_id: 'yt-1',
+    youtube_api_name: 'Main OAuth',
+    prompt_id: 'pr-1',
+    prompt_name: 'Family secrets',
+    language: 'pt',
+    voice_id: 'vo-1',
+    voice_name: 'Ana Narradora',
+    is_active: true,
+    status: 'idle',
+    execution_step: null,
+    execution_steps: null,
+    last_execution: null,
+    next_execution: '2025-03-10T12:00:00.000Z',
+    publication_time: '09:00',
+    last_error: null,
+    needs: [],
+    latest_execution_id: null,
+    created_at: '2025-03-07T12:00:00.000Z',
+    updated_at: '2025-03-07T12:00:00.000Z',
     ...overrides,
   };
 }

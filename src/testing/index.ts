@@ -4,6 +4,7 @@ export {
   channelFixture,
   chatModelConfigFixture,
   OAUTH_REDIRECT_URI,
+  processFixture,
   promptFixture,
   promptSummaryOf,
   promptTexts,

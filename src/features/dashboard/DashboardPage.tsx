@@ -1,14 +1,274 @@
-import ConstructionOutlined from '@mui/icons-material/ConstructionOutlined';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import ArrowForward from '@mui/icons-material/ArrowForward';
+import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, PageHeader } from '../../components';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  errorDetail,
+  useGetProcessesQuery,
+  useGetProcessStatsQuery,
+  useGetPublicationsQuery,
+  type Process,
+  type ProcessStatus,
+  type Publication,
+} from '../../api';
+import { EmptyState, LoadErrorAlert, PageHeader, useInterfaceLanguage, useLocale } from '../../components';
+import { StatusChip, type StatusTone } from '../../components/StatusChip';
+import { DASHBOARD_RECENT_PROCESSES, DASHBOARD_RECENT_PUBLICATIONS } from '../../lib/constants';
+import { formatDate } from '../../lib/dates';
+import { languageFlag, languageName } from '../../lib/languages';
+import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
 
-/** Placeholder until the dashboard issue lands: says plainly that the page is not built yet. */
+const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
+  idle: 'neutral',
+  running: 'running',
+  completed: 'success',
+  error: 'error',
+};
+
+function isProcessStatus(status: string): status is ProcessStatus {
+  return Object.hasOwn(STATUS_TONE, status);
+}
+
+/** Logs a section's load failure once (spec §7: failures are logged). */
+function useLogFailure(what: string, isError: boolean, error: unknown) {
+  useEffect(() => {
+    if (isError) console.error(`Failed to load ${what}`, error);
+  }, [what, isError, error]);
+}
+
+/** The four counters: total, active, inactive processes and connected channels. */
+function StatCards() {
+  const { t } = useTranslation('dashboard');
+  const locale = useLocale();
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessStatsQuery();
+  useLogFailure('process stats', isError, error);
+  const cards: [string, number | undefined][] = [
+    [t('stats.total'), data?.total],
+    [t('stats.active'), data?.active],
+    [t('stats.inactive'), data?.inactive],
+    [t('stats.channels'), data?.connected_channels],
+  ];
+  return (
+    <>
+      {isError && (
+        <LoadErrorAlert
+          message={t('stats.loadFailed')}
+          reason={errorDetail(error)}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+        />
+      )}
+      <Box
+        component="dl"
+        aria-label={t('stats.label')}
+        aria-busy={isLoading || undefined}
+        sx={{
+          m: 0,
+          mb: 3,
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+        }}
+      >
+        {cards.map(([label, value]) => (
+          <Paper key={label} variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column-reverse' }}>
+            <Typography component="dt" variant="body2" color="textSecondary">
+              {label}
+            </Typography>
+            <Typography component="dd" variant="h4" sx={{ m: 0, fontWeight: 700 }}>
+              {isLoading ? <Skeleton width="40%" /> : isError ? UNKNOWN_FIGURE : formatCount(value, locale)}
+            </Typography>
+          </Paper>
+        ))}
+      </Box>
+    </>
+  );
+}
+
+/** A titled panel with a link to the full page. */
+function Panel({ title, link, children }: { title: string; link: { to: string; label: string }; children: ReactNode }) {
+  return (
+    <Paper component="section" variant="outlined" aria-label={title} sx={{ p: 2.5, minWidth: 0 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', mb: 1 }}>
+        <Typography variant="h2" component="h2">
+          {title}
+        </Typography>
+        <Button component={RouterLink} to={link.to} size="small" endIcon={<ArrowForward />}>
+          {link.label}
+        </Button>
+      </Box>
+      {children}
+    </Paper>
+  );
+}
+
+function RowsSkeleton({ rows }: { rows: number }) {
+  const { t } = useTranslation();
+  return (
+    <Box role="status" aria-label={t('loading')} aria-busy sx={{ display: 'grid', gap: 1, py: 1 }}>
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} variant="rounded" height={52} />
+      ))}
+    </Box>
+  );
+}
+
+function ProcessRow({ process }: { process: Process }) {
+  const { t } = useTranslation('dashboard');
+  const uiLanguage = useInterfaceLanguage();
+  const status = process.status;
+  const known = isProcessStatus(status);
+  return (
+    <ListItem disableGutters divider sx={{ gap: 1.5 }}>
+      <ListItemText
+        primary={process.name}
+        secondary={
+          <>
+            <span aria-hidden>{languageFlag(process.language)}</span> {languageName(process.language, uiLanguage)}
+            {' · '}
+            {t('processes.nextExecution', { date: formatDate(process.next_execution) || UNKNOWN_FIGURE })}
+          </>
+        }
+        slotProps={{ primary: { noWrap: true, title: process.name, sx: { fontWeight: 600 } } }}
+        sx={{ minWidth: 0 }}
+      />
+      <Box sx={{ flexShrink: 0 }}>
+        <StatusChip tone={known ? STATUS_TONE[status] : 'neutral'} label={known ? t(`status.${status}`) : status} />
+      </Box>
+    </ListItem>
+  );
+}
+
+function RecentProcesses() {
+  const { t } = useTranslation('dashboard');
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery({ limit: DASHBOARD_RECENT_PROCESSES });
+  useLogFailure('recent processes', isError, error);
+  const processes = isError ? [] : (data?.processes ?? []).slice(0, DASHBOARD_RECENT_PROCESSES);
+  let content;
+  if (isLoading) content = <RowsSkeleton rows={DASHBOARD_RECENT_PROCESSES} />;
+  else if (isError)
+    content = (
+      <LoadErrorAlert
+        message={t('processes.loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  else if (processes.length === 0)
+    content = (
+      <EmptyState
+        icon={<AccountTreeOutlined />}
+        message={t('processes.empty')}
+        action={
+          <Button variant="contained" component={RouterLink} to="/processes">
+            {t('processes.create')}
+          </Button>
+        }
+      />
+    );
+  else
+    content = (
+      <List disablePadding aria-label={t('processes.title')}>
+        {processes.map((process) => (
+          <ProcessRow key={process.id} process={process} />
+        ))}
+      </List>
+    );
+  return (
+    <Panel title={t('processes.title')} link={{ to: '/processes', label: t('processes.seeAll') }}>
+      {content}
+    </Panel>
+  );
+}
+
+function PublicationRow({ publication }: { publication: Publication }) {
+  const { t } = useTranslation('dashboard');
+  const locale = useLocale();
+  const published = publication.published_at
+    ? t('publications.publishedOn', { date: formatDate(publication.published_at) })
+    : t('publications.notPublished');
+  return (
+    <ListItem disableGutters divider>
+      <ListItemText
+        primary={publication.video_title}
+        secondary={[
+          published,
+          t('publications.views', { count: publication.views, value: formatCount(publication.views, locale) }),
+          t('publications.likes', { count: publication.likes, value: formatCount(publication.likes, locale) }),
+        ].join(' · ')}
+        slotProps={{ primary: { noWrap: true, title: publication.video_title, sx: { fontWeight: 600 } } }}
+      />
+    </ListItem>
+  );
+}
+
+function RecentPublications() {
+  const { t } = useTranslation('dashboard');
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetPublicationsQuery({
+    limit: DASHBOARD_RECENT_PUBLICATIONS,
+  });
+  useLogFailure('recent publications', isError, error);
+  const publications = isError ? [] : (data?.publications ?? []).slice(0, DASHBOARD_RECENT_PUBLICATIONS);
+  let content;
+  if (isLoading) content = <RowsSkeleton rows={DASHBOARD_RECENT_PUBLICATIONS} />;
+  else if (isError)
+    content = (
+      <LoadErrorAlert
+        message={t('publications.loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  else if (publications.length === 0)
+    content = (
+      <EmptyState
+        icon={<VideoLibraryOutlined />}
+        message={t('publications.empty')}
+        action={
+          <Button variant="outlined" component={RouterLink} to="/processes">
+            {t('publications.goToProcesses')}
+          </Button>
+        }
+      />
+    );
+  else
+    content = (
+      <List disablePadding aria-label={t('publications.title')}>
+        {publications.map((publication) => (
+          <PublicationRow key={publication.id} publication={publication} />
+        ))}
+      </List>
+    );
+  return (
+    <Panel title={t('publications.title')} link={{ to: '/history', label: t('publications.seeAll') }}>
+      {content}
+    </Panel>
+  );
+}
+
+/** /dashboard: the four counters, the 3 most recent processes and the 5 most recent publications. */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <EmptyState icon={<ConstructionOutlined />} message={t('notBuilt')} />
+      <StatCards />
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' } }}>
+        <RecentProcesses />
+        <RecentPublications />
+      </Box>
     </>
   );
 }

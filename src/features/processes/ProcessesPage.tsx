@@ -1,14 +1,174 @@
-import ConstructionOutlined from '@mui/icons-material/ConstructionOutlined';
+import Add from '@mui/icons-material/Add';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, PageHeader } from '../../components';
+import {
+  errorDetail,
+  errorMessage,
+  useDeleteProcessMutation,
+  useExecuteProcessMutation,
+  useGetProcessesQuery,
+  useToggleProcessMutation,
+  type Process,
+} from '../../api';
+import { EmptyState, LoadErrorAlert, PageHeader } from '../../components';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FeedbackSnackbar, useFeedback } from '../../components/Feedback';
+import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
+import { ChannelChangeDialog } from './ChannelChangeDialog';
+import { ExecutionDialog } from './ExecutionDialog';
+import { ProcessCard, type ProcessAction } from './ProcessCard';
+import { ProcessDialog } from './ProcessDialog';
 
-/** Placeholder until the processes issue lands: says plainly that the page is not built yet. */
+/** While a process runs, the list is fetched again this often, so its badge follows the run. */
+export const RUNNING_LIST_POLL_MS = 5000;
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; id: string }
+  | { kind: 'channel'; id: string }
+  | { kind: 'execution'; id: string }
+  | null;
+
+/**
+ * /processes: the user's processes as cards, with execute, enable/disable, edit, change channel,
+ * execution details and delete; the create/edit dialog and the execution-status dialog.
+ */
 export default function ProcessesPage() {
-  const { t } = useTranslation('processes');
+  const { t } = useTranslation(['processes', 'common']);
+  const [polling, setPolling] = useState(false);
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(undefined, {
+    pollingInterval: polling ? RUNNING_LIST_POLL_MS : 0,
+  });
+  const [executeProcess] = useExecuteProcessMutation();
+  const [toggleProcess] = useToggleProcessMutation();
+  const [deleteProcess] = useDeleteProcessMutation();
+  const [toggling, setToggling] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  // The process being deleted stays named while its confirmation closes.
+  const [removing, setRemoving] = useState<Process | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const { feedback, show, clear } = useFeedback();
+
+  useEffect(() => {
+    if (isError) console.error('Failed to load processes', error);
+  }, [isError, error]);
+
+  // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
+  const processes = isError ? [] : (data?.processes ?? []);
+  const anyRunning = processes.some((process) => process.status === 'running');
+  useEffect(() => setPolling(anyRunning), [anyRunning]);
+
+  // Dialogs follow the process in the list (fresh status, steps, latest execution).
+  const target = dialog && 'id' in dialog ? processes.find((process) => process.id === dialog.id) : undefined;
+  const close = () => setDialog(null);
+  const saved = (message: string) => {
+    setDialog(null);
+    show('success', message);
+  };
+
+  const execute = async (process: Process) => {
+    try {
+      await executeProcess(process.id).unwrap();
+      show('success', t('messages.executing', { name: process.name }));
+    } catch (failure) {
+      console.error('Failed to execute process', failure);
+      show('error', t('messages.executeFailed', { name: process.name, message: errorMessage(failure, t('common:errors.network')) }));
+    }
+  };
+
+  const toggle = async (process: Process) => {
+    setToggling(process.id);
+    try {
+      const updated = await toggleProcess(process.id).unwrap();
+      show('success', t(updated.is_active ? 'messages.enabled' : 'messages.disabled', { name: process.name }));
+    } catch (failure) {
+      console.error('Failed to toggle process', failure);
+      show('error', errorDetail(failure) ?? t('messages.toggleFailed'));
+    } finally {
+      setToggling(null);
+    }
+  };
+
+  const remove = async () => {
+    if (!removing) return;
+    try {
+      await deleteProcess(removing.id).unwrap();
+      show('success', t('messages.removed', { name: removing.name }));
+    } catch (failure) {
+      console.error('Failed to delete process', failure);
+      show('error', errorDetail(failure) ?? t('messages.removeFailed'));
+    } finally {
+      setConfirmOpen(false);
+    }
+  };
+
+  const onAction = (action: ProcessAction, process: Process) => {
+    if (action === 'execute') void execute(process);
+    else if (action === 'toggle') void toggle(process);
+    else if (action === 'edit') setDialog({ kind: 'edit', id: process.id });
+    else if (action === 'channel') setDialog({ kind: 'channel', id: process.id });
+    else if (action === 'details') setDialog({ kind: 'execution', id: process.id });
+    else {
+      setRemoving(process);
+      setConfirmOpen(true);
+    }
+  };
+
+  const createButton = (
+    <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({ kind: 'create' })}>
+      {t('create')}
+    </Button>
+  );
+
+  let content;
+  if (isLoading) {
+    content = <CardGridSkeleton />;
+  } else if (isError) {
+    content = (
+      <LoadErrorAlert
+        message={t('loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  } else if (processes.length === 0) {
+    content = <EmptyState icon={<AccountTreeOutlined />} message={t('empty')} action={createButton} />;
+  } else {
+    content = (
+      <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
+        {processes.map((process) => (
+          <ProcessCard key={process.id} process={process} toggling={toggling === process.id} onAction={onAction} />
+        ))}
+      </Box>
+    );
+  }
+
   return (
     <>
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <EmptyState icon={<ConstructionOutlined />} message={t('notBuilt')} />
+      <PageHeader title={t('title')} subtitle={t('subtitle')} action={createButton} />
+      <Alert severity="info" variant="outlined" role="note" sx={{ mb: 3 }}>
+        {t('info')}
+      </Alert>
+      {content}
+      {dialog?.kind === 'create' && <ProcessDialog onClose={close} onSaved={saved} />}
+      {dialog?.kind === 'edit' && target && <ProcessDialog process={target} onClose={close} onSaved={saved} />}
+      {dialog?.kind === 'channel' && target && <ChannelChangeDialog process={target} onClose={close} onSaved={saved} />}
+      {dialog?.kind === 'execution' && target && <ExecutionDialog process={target} onClose={close} onFeedback={show} />}
+      <ConfirmDialog
+        open={confirmOpen}
+        title={t('remove.title', { name: removing?.name ?? '' })}
+        message={t('remove.message')}
+        confirmLabel={t('remove.confirm')}
+        busyLabel={t('remove.removing')}
+        onConfirm={remove}
+        onClose={() => setConfirmOpen(false)}
+      />
+      <FeedbackSnackbar feedback={feedback} onClose={clear} />
     </>
   );
 }

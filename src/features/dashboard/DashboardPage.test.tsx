@@ -1,0 +1,156 @@
+import { screen, within } from '@testing-library/react';
+import type { Process, Publication } from '../../api';
+import { deferred, mockApi, processFixture, renderApp, reply, signedInState, testLocation, testUser, type MockHandler } from '../../testing';
+
+const processOf = (overrides: Partial<Process>): Process => processFixture(overrides);
+
+function publicationOf(index: number, overrides: Partial<Publication> = {}): Publication {
+  return {
+    id: `pub-${index}`,
+    process_id: 'p-1',
+    channel_id: 'ch-1',
+    video_title: `Story number ${index}`,
+    video_id: `vid${index}`,
+    published_at: `2025-03-0${index}T15:00:00.000Z`,
+    views: 1000 * index + 234,
+    likes: index,
+    status: 'published',
+    visibility: 'public',
+    created_at: `2025-03-0${index}T12:00:00.000Z`,
+    ...overrides,
+  };
+}
+
+const processes = [
+  processOf({ id: 'p-1', name: 'Night stories', status: 'running' }),
+  processOf({ id: 'p-2', name: 'Morning tales', status: 'completed', language: 'en', next_execution: '2025-03-12T12:00:00.000Z' }),
+  processOf({ id: 'p-3', name: 'Broken one', status: 'error', next_execution: '2025-03-13T12:00:00.000Z' }),
+];
+const publications = [1, 2, 3, 4, 5].map((index) => publicationOf(index));
+const stats = { total: 7, active: 5, inactive: 2, connected_channels: 3 };
+
+function renderDashboard(handlers: Record<string, MockHandler>, language: 'en' | 'pt' = 'en') {
+  const server = mockApi({ 'GET /auth/me': reply(200, testUser), ...handlers });
+  const rendered = renderApp('/dashboard', { preloadedState: { ...signedInState, preferences: { language } } });
+  return { server, ...rendered };
+}
+
+function card(label: string) {
+  return within(screen.getByLabelText('Summary')).getByText(label).nextElementSibling;
+}
+
+describe('DashboardPage', () => {
+  it('shows skeletons, then the counters, the 3 latest processes and the 5 latest publications', async () => {
+    const statsAnswer = deferred();
+    const processesAnswer = deferred();
+    const publicationsAnswer = deferred();
+    const { server } = renderDashboard({
+      'GET /processes/stats': statsAnswer.handler,
+      'GET /processes/': processesAnswer.handler,
+      'GET /publications/': publicationsAnswer.handler,
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(await screen.findAllByRole('status', { name: 'Loading…' })).toHaveLength(2);
+    statsAnswer.resolve(reply(200, stats));
+    processesAnswer.resolve(reply(200, { processes, total: 7 }));
+    publicationsAnswer.resolve(reply(200, { publications, total: 12 }));
+
+    expect(await screen.findByText('Story number 5')).toBeInTheDocument();
+    expect(card('Total processes')).toHaveTextContent('7');
+    expect(card('Active processes')).toHaveTextContent('5');
+    expect(card('Inactive processes')).toHaveTextContent('2');
+    expect(card('Connected channels')).toHaveTextContent('3');
+
+    const recent = within(screen.getByRole('list', { name: 'Recent processes' }));
+    const rows = recent.getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('Night stories');
+    expect(rows[0]).toHaveTextContent('Portuguese · Next execution: 10/03/2025');
+    expect(rows[0]).toHaveTextContent('Running');
+    expect(rows[1]).toHaveTextContent('English · Next execution: 12/03/2025');
+    expect(rows[1]).toHaveTextContent('Completed');
+    expect(rows[2]).toHaveTextContent('Error');
+
+    const published = within(screen.getByRole('list', { name: 'Recent publications' })).getAllByRole('listitem');
+    expect(published).toHaveLength(5);
+    expect(published[0]).toHaveTextContent('Story number 1');
+    expect(published[0]).toHaveTextContent('Published on 01/03/2025 · 1,234 views · 1 like');
+    expect(published[4]).toHaveTextContent('Published on 05/03/2025 · 5,234 views · 5 likes');
+
+    expect(screen.queryByRole('status', { name: 'Loading…' })).not.toBeInTheDocument();
+    expect(server.calls('GET /processes/')[0].url.searchParams.get('limit')).toBe('3');
+    expect(server.calls('GET /publications/')[0].url.searchParams.get('limit')).toBe('5');
+    expect(screen.getByRole('link', { name: 'See all processes' })).toHaveAttribute('href', '/processes');
+    expect(screen.getByRole('link', { name: 'See the history' })).toHaveAttribute('href', '/history');
+  });
+
+  it('keeps only 3 processes and 5 publications even if the server sends more', async () => {
+    renderDashboard({
+      'GET /processes/stats': reply(200, stats),
+      'GET /processes/': reply(200, { processes: [...processes, processOf({ id: 'p-4', name: 'Fourth' })], total: 4 }),
+      'GET /publications/': reply(200, { publications: [...publications, publicationOf(6)], total: 6 }),
+    });
+
+    expect(await screen.findByText('Story number 5')).toBeInTheDocument();
+    expect(screen.queryByText('Fourth')).not.toBeInTheDocument();
+    expect(screen.queryByText('Story number 6')).not.toBeInTheDocument();
+  });
+
+  it('formats for Portuguese and says when a video is not published yet', async () => {
+    renderDashboard(
+      {
+        'GET /processes/stats': reply(200, { ...stats, total: 1234 }),
+        'GET /processes/': reply(200, { processes: processes.slice(0, 1), total: 1 }),
+        'GET /publications/': reply(200, {
+          publications: [publicationOf(1), publicationOf(2, { published_at: null, status: 'processing', views: 0, likes: 0 })],
+          total: 2,
+        }),
+      },
+      'pt',
+    );
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Painel' })).toBeInTheDocument();
+    const published = within(await screen.findByRole('list', { name: 'Publicações recentes' })).getAllByRole('listitem');
+    expect(published[0]).toHaveTextContent('Publicado em 01/03/2025 · 1.234 visualizações · 1 curtida');
+    expect(published[1]).toHaveTextContent('Ainda não publicado · 0 visualizações · 0 curtidas');
+    expect(within(screen.getByLabelText('Resumo')).getByText('Total de processos').nextElementSibling).toHaveTextContent('1.234');
+    expect(within(screen.getByRole('list', { name: 'Processos recentes' })).getByRole('listitem')).toHaveTextContent(
+      'Português · Próxima execução: 10/03/2025',
+    );
+    expect(screen.getByText('Em execução')).toBeInTheDocument();
+  });
+
+  it('shows the empty states with a way to the processes', async () => {
+    const { user } = renderDashboard({
+      'GET /processes/stats': reply(200, { total: 0, active: 0, inactive: 0, connected_channels: 0 }),
+      'GET /processes/': reply(200, { processes: [], total: 0 }),
+      'GET /publications/': reply(200, { publications: [], total: 0 }),
+    });
+
+    expect(await screen.findByText(/^No publications yet/)).toBeInTheDocument();
+    expect(screen.getByText('No process yet.')).toBeInTheDocument();
+    expect(card('Total processes')).toHaveTextContent('0');
+    expect(screen.getByRole('link', { name: 'Go to processes' })).toHaveAttribute('href', '/processes');
+
+    await user.click(screen.getByRole('link', { name: 'Create a process' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Processes' })).toBeInTheDocument();
+    expect(testLocation().pathname).toBe('/processes');
+  });
+
+  it('says when a section could not be loaded, without hiding the others', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderDashboard({
+      'GET /processes/stats': reply(503, { detail: 'Database unavailable' }),
+      'GET /processes/': reply(200, { processes, total: 3 }),
+      'GET /publications/': reply(500, {}),
+    });
+
+    expect(await screen.findByText('The counters could not be loaded. Database unavailable')).toBeInTheDocument();
+    expect(await screen.findByText('Your recent publications could not be loaded.')).toBeInTheDocument();
+    expect(card('Total processes')).toHaveTextContent('—');
+    expect(screen.getByText('Night stories')).toBeInTheDocument();
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+});

@@ -1,0 +1,256 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { deferred, reply } from '../../testing';
+import { formatDate } from '../../lib/dates';
+import { daysBefore, processFixture, processList, renderProcesses } from './testing';
+
+const idle = processFixture({ id: 'p-1', name: 'Waiting one', is_active: true, last_execution: null });
+const never = processFixture({ id: 'p-2', name: 'Switched off', is_active: false, last_execution: null, language: 'en' });
+const running = processFixture({
+  id: 'p-3',
+  name: 'Busy one',
+  status: 'running',
+  execution_step: 2,
+  execution_steps: [
+    'starting',
+    'generating_texts',
+    'creating_story',
+    'generating_audios',
+    'generating_images',
+    'generating_video',
+    'publishing_video',
+  ],
+  last_execution: daysBefore(3),
+  latest_execution_id: 'ex-3',
+});
+const completed = processFixture({ id: 'p-4', name: 'Done one', status: 'completed', last_execution: daysBefore(1) });
+const failed = processFixture({
+  id: 'p-5',
+  name: 'Broken one',
+  status: 'error',
+  last_error: 'The chat model refused the request',
+  last_execution: daysBefore(5),
+  latest_execution_id: 'ex-5',
+});
+const odd = processFixture({ id: 'p-6', name: 'Odd one', status: 'paused' });
+const lacking = processFixture({
+  id: 'p-7',
+  name: 'Lacking one',
+  is_active: false,
+  channel_id: null,
+  channel_name: null,
+  needs: ['channel', 'voice_inactive', 'language'],
+});
+
+describe('ProcessesPage: the list', () => {
+  it('shows skeletons, then a card per process with its status, channel, language, voice and dates', async () => {
+    const answer = deferred();
+    renderProcesses({ 'GET /processes/': answer.handler });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Processes' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Loading…' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Each process generates a video not yet generated for the selected language, and the video is always published the day after execution at the chosen time.',
+      ),
+    ).toBeInTheDocument();
+    answer.resolve(processList(idle, never, running, completed, failed, odd));
+
+    const first = await screen.findByRole('article', { name: 'Waiting one' });
+    expect(within(first).getByText('Idle')).toBeInTheDocument();
+    expect(within(first).getByText('Main channel')).toBeInTheDocument();
+    expect(within(first).getByText('Portuguese')).toBeInTheDocument();
+    expect(within(first).getByText('Ana Narradora')).toBeInTheDocument();
+    expect(within(first).getByText('09:00')).toBeInTheDocument();
+    expect(within(first).getByText('Waiting for first execution')).toBeInTheDocument();
+    expect(within(first).getByText('10/03/2025')).toBeInTheDocument();
+
+    const off = screen.getByRole('article', { name: 'Switched off' });
+    expect(within(off).getByText('Never executed')).toBeInTheDocument();
+    expect(within(off).getByText('Disabled')).toBeInTheDocument();
+    expect(within(off).getByText('English')).toBeInTheDocument();
+    expect(within(off).getByRole('button', { name: 'Enable Switched off' })).toBeInTheDocument();
+
+    const busy = screen.getByRole('article', { name: 'Busy one' });
+    expect(within(busy).getByText('Running')).toBeInTheDocument();
+    expect(within(busy).getByText('Step 3 of 7: Creating story')).toBeInTheDocument();
+    expect(within(busy).getByText(`${formatDate(running.last_execution!)} (3 days ago)`)).toBeInTheDocument();
+    expect(within(busy).getByRole('button', { name: 'Execute Busy one' })).toBeDisabled();
+    expect(within(busy).getByRole('button', { name: 'Running: show the execution status of Busy one' })).toBeInTheDocument();
+
+    const done = screen.getByRole('article', { name: 'Done one' });
+    expect(within(done).getByText('Completed')).toBeInTheDocument();
+    expect(within(done).getByText(`${formatDate(completed.last_execution!)} (yesterday)`)).toBeInTheDocument();
+    expect(within(done).getByRole('button', { name: 'Execute Done one' })).toBeEnabled();
+
+    const broken = screen.getByRole('article', { name: 'Broken one' });
+    expect(within(broken).getByText('Error')).toBeInTheDocument();
+    expect(within(broken).getByText('Last error: The chat model refused the request')).toBeInTheDocument();
+    expect(within(broken).getByRole('button', { name: 'Details of the last execution of Broken one' })).toBeInTheDocument();
+
+    // An unknown status is shown as sent; only a running process's badge is a button.
+    const oddCard = screen.getByRole('article', { name: 'Odd one' });
+    expect(within(oddCard).getByText('paused')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /^Running: show the execution status/ })).toHaveLength(1);
+    expect(screen.queryByRole('status', { name: 'Loading…' })).not.toBeInTheDocument();
+  });
+
+  it('speaks Portuguese: statuses, never executed, waiting and days ago', async () => {
+    renderProcesses({ 'GET /processes/': processList(idle, never, running, failed) }, { language: 'pt' });
+
+    const first = await screen.findByRole('article', { name: 'Waiting one' });
+    expect(within(first).getByText('Parado')).toBeInTheDocument();
+    expect(within(first).getByText('Aguardando a primeira execução')).toBeInTheDocument();
+    expect(within(first).getByText('Português')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Switched off' })).getByText('Nunca executado')).toBeInTheDocument();
+    const busy = screen.getByRole('article', { name: 'Busy one' });
+    expect(within(busy).getByText('Em execução')).toBeInTheDocument();
+    expect(within(busy).getByText('Etapa 3 de 7: Criando história')).toBeInTheDocument();
+    expect(within(busy).getByText(`${formatDate(running.last_execution!)} (há 3 dias)`)).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Broken one' })).getByText('Erro')).toBeInTheDocument();
+    expect(screen.getByText(/Cada processo gera um vídeo ainda não gerado para o idioma selecionado/)).toBeInTheDocument();
+  });
+
+  it('says what a process lacks to run', async () => {
+    renderProcesses({ 'GET /processes/': processList(lacking) });
+
+    const card = await screen.findByRole('article', { name: 'Lacking one' });
+    expect(
+      within(card).getByText(
+        'Cannot run yet: its channel was removed; its voice is inactive; its prompt has no texts in this language.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('Channel').nextElementSibling).toHaveTextContent('—');
+  });
+
+  it('offers to create a process when there is none', async () => {
+    const { user } = renderProcesses({
+      'GET /processes/': processList(),
+      'GET /channels/': reply(200, { channels: [], total: 0 }),
+    });
+
+    expect(await screen.findByText(/No process yet/)).toBeInTheDocument();
+    const buttons = screen.getAllByRole('button', { name: 'New process' });
+    expect(buttons).toHaveLength(2);
+    await user.click(buttons[1]);
+    expect(await screen.findByRole('dialog', { name: 'New process' })).toBeInTheDocument();
+  });
+
+  it('shows an empty list with an error and a retry when loading fails', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, server } = renderProcesses({ 'GET /processes/': reply(503, { detail: 'Database unavailable' }) });
+
+    expect(await screen.findByText('Your processes could not be loaded. Database unavailable')).toBeInTheDocument();
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    expect(log).toHaveBeenCalled();
+
+    server.on({ 'GET /processes/': processList(idle) });
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Waiting one' })).toBeInTheDocument();
+    log.mockRestore();
+  });
+
+  it('asks for the list with skip 0, limit 100 and active_only false', async () => {
+    const { server } = renderProcesses({ 'GET /processes/': processList(idle) });
+    await screen.findByRole('article', { name: 'Waiting one' });
+    expect(Object.fromEntries(server.calls('GET /processes/')[0].url.searchParams)).toEqual({
+      skip: '0',
+      limit: '100',
+      active_only: 'false',
+    });
+  });
+});
+
+describe('ProcessesPage: actions', () => {
+  it('toggles a process', async () => {
+    const { user, server } = renderProcesses({
+      'GET /processes/': processList(idle),
+      'PUT /processes/p-1/toggle': reply(200, { ...idle, is_active: false }),
+    });
+    await screen.findByRole('article', { name: 'Waiting one' });
+
+    await user.click(screen.getByRole('button', { name: 'Disable Waiting one' }));
+
+    expect(await screen.findByText('Process “Waiting one” disabled')).toBeInTheDocument();
+    expect(server.calls('PUT /processes/p-1/toggle')).toHaveLength(1);
+    await waitFor(() => expect(server.calls('GET /processes/')).toHaveLength(2));
+  });
+
+  it('shows why a process cannot be switched on', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderProcesses({
+      'GET /processes/': processList(lacking),
+      'PUT /processes/p-7/toggle': reply(422, { detail: 'The process cannot be enabled: channel' }),
+    });
+    await screen.findByRole('article', { name: 'Lacking one' });
+
+    await user.click(screen.getByRole('button', { name: 'Enable Lacking one' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The process cannot be enabled: channel');
+    log.mockRestore();
+  });
+
+  it('deletes a process after a confirmation that names it', async () => {
+    let processes = [idle, completed];
+    const { user, server } = renderProcesses({
+      'GET /processes/': () => processList(...processes),
+      'DELETE /processes/p-1': () => {
+        processes = [completed];
+        return reply(204);
+      },
+    });
+    await screen.findByRole('article', { name: 'Waiting one' });
+
+    await user.click(screen.getByRole('button', { name: 'Delete Waiting one' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete the process “Waiting one”?' });
+    expect(within(confirm).getByText(/Its executions and their files are deleted too/)).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.calls('DELETE /processes/p-1')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Waiting one' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+
+    expect(await screen.findByText('Process “Waiting one” deleted')).toBeInTheDocument();
+    expect(server.calls('DELETE /processes/p-1')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Waiting one' })).not.toBeInTheDocument());
+    expect(screen.getByRole('article', { name: 'Done one' })).toBeInTheDocument();
+  });
+
+  it('changes only the channel of a process', async () => {
+    const second = { id: 'ch-2', channel_id: 'UCsecond', name: 'Second channel', min_views: 0, is_active: true };
+    const { user, server } = renderProcesses({
+      'GET /processes/': processList(idle),
+      'GET /channels/': reply(200, {
+        channels: [
+          { ...second, id: 'ch-1', name: 'Main channel', channel_id: 'UCmain' },
+          second,
+        ].map((channel) => ({
+          subscriber_count: null,
+          video_count: null,
+          view_count: null,
+          stats_updated_at: null,
+          process_count: 0,
+          created_at: '2025-03-01T12:00:00.000Z',
+          updated_at: '2025-03-01T12:00:00.000Z',
+          ...channel,
+        })),
+        total: 2,
+      }),
+      'PUT /processes/p-1': reply(200, { ...idle, channel_id: 'ch-2', channel_name: 'Second channel' }),
+    });
+    await screen.findByRole('article', { name: 'Waiting one' });
+
+    await user.click(screen.getByRole('button', { name: 'Change the channel of Waiting one' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change the channel of “Waiting one”' });
+    const select = within(dialog).getByRole('combobox', { name: /^Channel/ });
+    await waitFor(() => expect(select).toHaveTextContent('Main channel'));
+    await user.click(select);
+    await user.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'Second channel' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Channel of “Waiting one” changed')).toBeInTheDocument();
+    expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ channel_id: 'ch-2' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
