@@ -105,6 +105,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         return client;
       },
       recordCall: (service, operation) => runs.recordCall(row!.userId, executionId, service, operation),
+      now,
     };
 
     const first = row.currentStep;
@@ -162,22 +163,23 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     return started;
   }
 
-  /** Whether the execution's job is still waiting in the queue (or its worker is alive). */
-  async function waiting(row: ExecutionRow, exclusive: boolean): Promise<boolean> {
+  /**
+   * Whether the execution is still in someone's hands: running here, or its job waiting in the
+   * queue. An "active" job whose heartbeat went stale belongs to a dead worker (pg-boss would only
+   * expire it hours later), so it does not count.
+   */
+  async function waiting(row: ExecutionRow): Promise<boolean> {
     if (inProgress.has(row.id)) return true;
     if (!row.jobId || !queue) return false;
     const job = await queue.boss.getJobById(QUEUES.execution, row.jobId).catch(() => null);
-    if (!job) return false;
-    if (job.state === 'created' || job.state === 'retry') return true;
-    // An active job: alive unless this process is the only worker (then it died with the last one).
-    return job.state === 'active' && !exclusive;
+    return job?.state === 'created' || job?.state === 'retry';
   }
 
   async function recover(exclusive: boolean): Promise<number> {
     const before = exclusive ? undefined : new Date(now().getTime() - STALE_AFTER_MS);
     let handled = 0;
     for (const orphan of await runs.orphans(before)) {
-      if (await waiting(orphan, exclusive)) continue;
+      if (await waiting(orphan)) continue;
       const recoveries = await runs.claimOrphan(orphan);
       if (recoveries === undefined) continue;
       handled += 1;
