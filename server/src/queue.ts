@@ -12,7 +12,7 @@ export interface Queue {
 }
 
 /** The engine's queues: one job per execution run, and the scheduler's tick. */
-export const QUEUES = { execution: 'execution-run', tick: 'scheduler-tick' } as const;
+export const QUEUES = { execution: 'execution-run', tick: 'scheduler-tick', stats: 'publication-stats' } as const;
 
 /** A run may take long (a long story, a slow API): pg-boss gives up on an active job after this. */
 export const EXECUTION_JOB_EXPIRE_SECONDS = 4 * 60 * 60;
@@ -27,6 +27,11 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 /** Enqueues one run of an execution; answers the job id. Runs are not retried by pg-boss: the engine resumes them itself. */
 export async function enqueueExecution(queue: Queue, executionId: string): Promise<string | null> {
   return queue.boss.send(QUEUES.execution, { executionId }, { retryLimit: 0, expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS });
+}
+
+/** Asks for a statistics refresh of one user's publications (one pending per user). */
+export async function enqueueStatsRefresh(queue: Queue, userId: string): Promise<void> {
+  await queue.boss.send(QUEUES.stats, { userId }, { singletonKey: `stats-${userId}`, retryLimit: 1, expireInSeconds: 15 * 60 });
 }
 
 export interface QueueOptions {

@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
-import { apiCalls, executions, processes } from '../src/db/schema';
+import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
 import { PROCESS_STEPS } from '../src/services/processes';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
+import { publishAtFor } from '../src/lib/timeZones';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
 /**
@@ -23,6 +26,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let fake: FakeOpenAI;
+let google: FakeGoogle;
 let ctx: TestContext;
 let engine: Engine;
 let token: string;
@@ -122,8 +126,16 @@ function probe(file: string): { streams: Array<Record<string, unknown>>; format:
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: responder });
+  google = await startFakeGoogle();
   ctx = await buildTestApp(
-    { OPENAI_BASE_URL: fake.url, IMAGE_PROVIDER: 'local', STORY_CHAPTERS: '2' },
+    {
+      OPENAI_BASE_URL: fake.url,
+      IMAGE_PROVIDER: 'local',
+      STORY_CHAPTERS: '2',
+      GOOGLE_AUTH_URL: google.authUrl,
+      GOOGLE_TOKEN_URL: google.tokenUrl,
+      YOUTUBE_API_URL: google.apiUrl,
+    },
     {
       enqueue: async (id) => {
         queued.push(id);
@@ -133,14 +145,26 @@ beforeAll(async () => {
   );
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
   const user = await signUp(ctx.app);
+  // São Paulo: publication times are computed in the user's zone.
+  await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where id = ${user.user.id}`);
   ({ token, password } = user);
   email = user.user.email;
   expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: KEY } })).statusCode).toBe(201);
+  google.addClient('id.apps.googleusercontent.com', 'GOCSPX-x');
   channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_engine_test', name: 'Histórias' } })).json().id;
   config = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
-      body: { name: 'Main', channel_id: 'UC_engine_test', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x' },
+      body: {
+        name: 'Main',
+        channel_id: 'UC_engine_test',
+        client_id: 'id.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-x',
+        refresh_token: google.issueRefreshToken(
+          'id.apps.googleusercontent.com',
+          google.addAccount([{ id: 'UC_engine_test', title: 'Histórias', subscriberCount: 1, videoCount: 0, viewCount: 0 }]),
+        ),
+      },
     })
   ).json().id;
 });
@@ -148,6 +172,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await fake.close();
+  await google.close();
 });
 
 beforeEach(() => {
@@ -184,14 +209,13 @@ describe('a full run', () => {
     expect(before.estimated_seconds_left).toBe(14);
   });
 
-  test('the engine writes, narrates, illustrates and renders, then stops at publishing with the video kept', async () => {
+  test('the engine writes, narrates, illustrates and renders; a YouTube quota error at step 7 keeps the video', async () => {
+    google.failNextApiCalls(1, 'quotaExceeded');
     await run(executionId);
     const done = await execution(executionId);
     expect(done.status).toBe('error');
     expect(done.current_step).toBe(6);
-    expect(done.error).toBe(
-      'The video was rendered and kept, but publishing to YouTube is not available yet; preview it in the execution details',
-    );
+    expect(done.error).toBe('The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console');
     expect(done.story_title).toMatch(/^O Segredo da Carta \d+$/);
     expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'error']);
     for (const step of done.steps.slice(0, 6)) expect(step.duration_ms).toBeGreaterThanOrEqual(0);
@@ -207,14 +231,16 @@ describe('a full run', () => {
     expect(Number(info.format.duration)).toBeGreaterThan(3);
     expect(done.video_duration_seconds).toBeCloseTo(Number(info.format.duration), 0);
 
-    // The process mirrors it, in the reader's language too.
+    // The process mirrors it, in the reader's language too; the publication failed with the reason.
     const process = await processJson(processId);
     expect(process).toMatchObject({ status: 'error', execution_step: 6 });
     expect(process.last_execution).not.toBeNull();
-    const pt = await execution(executionId, 'pt');
-    expect(pt.error).toMatch(/^O vídeo foi gerado e guardado/);
+    expect((await execution(executionId, 'pt')).error).toMatch(/^A cota diária da API do YouTube acabou/);
+    const [publication] = await ctx.database.db.select().from(publications).where(eq(publications.executionId, executionId));
+    expect(publication).toMatchObject({ status: 'failed', videoId: null });
+    expect(google.uploads).toHaveLength(0);
 
-    // 2 chapters: title, premise, chapter 1, summary, final chapter.
+    // 2 chapters: title, premise, chapter 1, summary, final chapter; and the refused upload.
     const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chats).toHaveLength(5);
     const [counted] = await ctx.database.db
@@ -244,7 +270,7 @@ describe('a full run', () => {
     expect(expired.statusCode).toBe(403);
   });
 
-  test('retry resumes at the failed step and reuses every earlier output', async () => {
+  test('retry resumes at step 7 with every earlier output reused, and publishes the day after at the chosen time', async () => {
     const videoFile = path.join(mediaDir(executionId), 'video.mp4');
     const renderedAt = fs.statSync(videoFile).mtimeMs;
     const retried = await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token });
@@ -252,17 +278,42 @@ describe('a full run', () => {
     expect(retried.json()).toMatchObject({ execution_id: executionId, process: { status: 'running', execution_step: 6 } });
     expect(queued).toContain(executionId);
     await run(executionId);
-    const again = await execution(executionId);
-    expect(again).toMatchObject({ status: 'error', current_step: 6, trigger: 'retry' });
+    const done = await execution(executionId);
+    expect(done).toMatchObject({ status: 'completed', current_step: 6, trigger: 'retry', error: null });
     expect(fake.requests).toHaveLength(0);
     expect(fs.statSync(videoFile).mtimeMs).toBe(renderedAt);
+    expect((await processJson(processId)).status).toBe('completed');
+
+    // One upload: the story's title, language and declarations, private until publishAt.
+    expect(google.uploads).toHaveLength(1);
+    const upload = google.uploads[0]!;
+    const expectedAt = publishAtFor(new Date(done.started_at), '09:00', 'America/Sao_Paulo');
+    expect(upload.metadata).toMatchObject({
+      snippet: { title: done.story_title, defaultLanguage: 'pt', defaultAudioLanguage: 'pt' },
+      status: { privacyStatus: 'private', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
+    });
+    expect(new Date((upload.metadata as { status: { publishAt: string } }).status.publishAt).toISOString()).toBe(expectedAt.toISOString());
+    expect(upload.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(videoFile)).digest('hex'));
+    expect(google.thumbnails.has(upload.id)).toBe(true);
+
+    const history = (await call(ctx.app, 'GET', '/api/v1/publications/', { token })).json();
+    expect(history.publications[0]).toMatchObject({
+      video_id: upload.id,
+      video_title: done.story_title,
+      status: 'processing',
+      visibility: 'private',
+      published_at: expectedAt.toISOString(),
+      process_name: 'Segredos',
+      channel_name: 'Histórias',
+    });
   });
 
-  test('a failing step 6 (a narration file lost) ends in error with its message, and a retry re-renders', async () => {
+  test('a failing step 6 (a narration file lost) ends in error with its message; the retry re-renders but never uploads twice', async () => {
     // Rewind the execution to "failed at step 6", as if ffmpeg had failed there.
     await ctx.database.db.execute(sql`
-      update executions set current_step = 5, step_times = step_times - 'generating_video' - 'publishing_video'
+      update executions set status = 'error', current_step = 5, step_times = step_times - 'generating_video' - 'publishing_video'
       where id = ${executionId}`);
+    await ctx.database.db.update(processes).set({ status: 'error' }).where(eq(processes.id, processId));
     fs.renameSync(path.join(mediaDir(executionId), 'chapter-2.wav'), path.join(mediaDir(executionId), 'moved.wav'));
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
     await run(executionId);
@@ -273,7 +324,8 @@ describe('a full run', () => {
     fs.renameSync(path.join(mediaDir(executionId), 'moved.wav'), path.join(mediaDir(executionId), 'chapter-2.wav'));
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
     await run(executionId);
-    expect(await execution(executionId)).toMatchObject({ status: 'error', current_step: 6 });
+    expect(await execution(executionId)).toMatchObject({ status: 'completed', current_step: 6 });
+    expect(google.uploads).toHaveLength(1);
   });
 
   test('only a failed execution can be retried; another user sees none of it', async () => {
@@ -281,12 +333,10 @@ describe('a full run', () => {
     expect((await call(ctx.app, 'GET', `/api/v1/executions/${executionId}`, { token: other.token })).statusCode).toBe(404);
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token: other.token })).statusCode).toBe(404);
     const list = await call(ctx.app, 'GET', `/api/v1/processes/${processId}/executions`, { token });
-    expect(list.json()).toMatchObject({ total: 1, executions: [{ id: executionId }] });
-    await ctx.database.db.update(executions).set({ status: 'completed' }).where(eq(executions.id, executionId));
+    expect(list.json()).toMatchObject({ total: 1, executions: [{ id: executionId, status: 'completed' }] });
     const refused = await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token });
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({ detail: 'Only a failed execution can be retried' });
-    await ctx.database.db.update(executions).set({ status: 'error' }).where(eq(executions.id, executionId));
   });
 
   test('deleting the process removes its executions and their files', async () => {
@@ -376,9 +426,44 @@ describe('each failing step ends the run in error with what to do', () => {
     fake.reset();
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
     await run(id);
-    expect(await execution(id)).toMatchObject({ status: 'error', current_step: 6 });
+    expect(await execution(id)).toMatchObject({ status: 'completed', current_step: 6 });
     // Only the missing final chapter was asked for.
     expect(fake.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
+  });
+});
+
+describe('publishing', () => {
+  test('a connection broken mid-upload resumes the same upload session: one video, not two', async () => {
+    const before = google.uploads.length;
+    const sessions = google.uploadSessions.size;
+    const id = await execute(await createProcess());
+    google.breakUploadAfter(100_000);
+    await run(id);
+    expect(await execution(id)).toMatchObject({ status: 'completed' });
+    expect(google.uploads).toHaveLength(before + 1);
+    expect(google.uploadSessions.size).toBe(sessions + 1);
+    const file = path.join(mediaDir(id), 'video.mp4');
+    expect(google.uploads[before]!.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
+  });
+
+  test('an authorization Google no longer accepts ends the run saying to authorize again', async () => {
+    const other = await signUp(ctx.app);
+    await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token: other.token, body: { api_key: KEY } });
+    const otherChannel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token: other.token, body: { channel_id: 'UC_revoked', name: 'R' } })).json().id;
+    const refresh = google.issueRefreshToken('id.apps.googleusercontent.com', google.addAccount([{ id: 'UC_revoked', title: 'R', subscriberCount: 0, videoCount: 0, viewCount: 0 }]));
+    const otherConfig = (
+      await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+        token: other.token,
+        body: { name: 'R', channel_id: 'UC_revoked', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x', refresh_token: refresh },
+      })
+    ).json().id;
+    const processId = await createProcess({ channel_id: otherChannel, youtube_api_id: otherConfig }, other.token);
+    const id = await execute(processId, other.token);
+    google.revoke(refresh);
+    await run(id);
+    const failed = (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token: other.token })).json();
+    expect(failed).toMatchObject({ status: 'error', current_step: 6 });
+    expect(failed.error).toMatch(/^Google refused the stored authorization/);
   });
 });
 
@@ -426,7 +511,7 @@ describe('recovery of runs a stopped server left', () => {
     expect(await engine.recover(false)).toBe(1);
     expect(queued).toEqual([id]);
     await run(id);
-    expect(await execution(id)).toMatchObject({ status: 'error', current_step: 6 });
+    expect(await execution(id)).toMatchObject({ status: 'completed', current_step: 6 });
 
     const other = await execute(await createProcess());
     for (let i = 0; i < MAX_RECOVERIES; i += 1) expect(await engine.recover(true)).toBe(1);

@@ -333,6 +333,8 @@ export const publications = pgTable(
     executionId: uuid('execution_id').references(() => executions.id, { onDelete: 'set null' }),
     channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'set null' }),
     videoTitle: text('video_title').notNull(),
+    /** The title lower-cased without accents: what the history's search matches. */
+    searchTitle: text('search_title').notNull().default(''),
     videoId: text('video_id'),
     publishedAt: ts('published_at'),
     views: bigint('views', { mode: 'number' }).notNull().default(0),
@@ -348,10 +350,14 @@ export const publications = pgTable(
     statsUpdatedAt: ts('stats_updated_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** When the row sits in the history: its publication time, else its creation. Ordering and periods use it. */
+    listedAt: timestamp('listed_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(published_at, created_at)`),
   },
   (t) => [
-    index('publications_user_published_idx').on(t.userId, t.publishedAt),
-    index('publications_user_status_published_idx').on(t.userId, t.status, t.publishedAt),
+    index('publications_user_listed_idx').on(t.userId, t.listedAt),
+    index('publications_user_status_listed_idx').on(t.userId, t.status, t.listedAt),
     index('publications_process_idx').on(t.processId),
     index('publications_video_idx').on(t.videoId),
   ],

@@ -53,6 +53,8 @@ export interface StepContext {
   dispatcher: Dispatcher | undefined;
   /** The user's chat-model client (throws a StepFailure when the key is gone). */
   chat(): Promise<ChatModelClient>;
+  /** The engine's clock. */
+  now(): Date;
   /** Counts one external call for the usage panel. */
   recordCall(service: string, operation: string): Promise<void>;
 }

@@ -8,6 +8,8 @@ import { createEngine, type Engine } from './engine';
 const POLLING_SECONDS = 1;
 /** The scheduler's tick: due runs start within a minute of their time. */
 const TICK_CRON = '* * * * *';
+/** Publication statistics refresh, at minute 17 of every hour. */
+const STATS_CRON = '17 * * * *';
 
 export interface RunningEngine {
   engine: Engine;
@@ -50,6 +52,14 @@ export async function startEngine(options: {
     }),
   );
   await queue.boss.schedule(QUEUES.tick, TICK_CRON);
+  // Publication statistics: hourly for everyone, and on demand for one user.
+  workers.push(
+    await queue.boss.work<{ userId?: string }>(QUEUES.stats, { pollingIntervalSeconds: 5 }, async ([job]) => {
+      if (job?.data.userId) await options.services.publications.refreshStatsFor(job.data.userId);
+      else await options.services.publications.refreshAllStats();
+    }),
+  );
+  await queue.boss.schedule(QUEUES.stats, STATS_CRON, {});
   const recovered = await engine.recover(options.exclusive);
   if (recovered > 0) log.info({ recovered }, 'executions left by a stopped server handled');
   return {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { apiCalls, executions, processes, promptLanguages, prompts, storyTitles, voices } from '../db/schema';
+import { apiCalls, executions, processes, promptLanguages, prompts, storyTitles, users, voices } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import type { StoredError } from './executions';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from './processes';
@@ -83,6 +83,12 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
   async function processOf(processId: string): Promise<ProcessRow | undefined> {
     const [row] = await db.select().from(processes).where(eq(processes.id, processId));
     return row;
+  }
+
+  /** The owner's IANA time zone (publication times are in it). */
+  async function timeZoneOf(userId: string): Promise<string> {
+    const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+    return row?.timeZone || 'UTC';
   }
 
   async function voice(id: string): Promise<VoiceRow | undefined> {
@@ -267,6 +273,7 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
     load,
     processOf,
     voice,
+    timeZoneOf,
     promptTexts,
     stepStarted,
     stepFinished,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { executions, processes, publications } from '../db/schema';
+import { executions, processes } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
 import type { Language, MessageKey, MessageParams } from '../messages';
 import type { MediaStorage } from '../providers/mediaStorage';
@@ -44,20 +44,6 @@ export interface ExecutionDto {
   video_url: string | null;
   thumbnail_url: string | null;
   video_duration_seconds: number | null;
-  created_at: string;
-}
-
-export interface PublicationDto {
-  id: string;
-  process_id: string | null;
-  channel_id: string | null;
-  video_title: string;
-  video_id: string | null;
-  published_at: string | null;
-  views: number;
-  likes: number;
-  status: string;
-  visibility: string;
   created_at: string;
 }
 
@@ -389,35 +375,6 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     return rows.map((row) => row.id);
   }
 
-  /** The user's publications, newest first (issue 6 adds filters). */
-  async function publicationsOf(userId: string, page: Page): Promise<{ publications: PublicationDto[]; total: number }> {
-    const where = eq(publications.userId, userId);
-    const rows = await db
-      .select()
-      .from(publications)
-      .where(where)
-      .orderBy(sql`${publications.publishedAt} desc nulls last`, desc(publications.createdAt))
-      .offset(page.skip)
-      .limit(page.limit);
-    const [total] = await db.select({ n: count() }).from(publications).where(where);
-    return {
-      publications: rows.map((p) => ({
-        id: p.id,
-        process_id: p.processId,
-        channel_id: p.channelId,
-        video_title: p.videoTitle,
-        video_id: p.videoId,
-        published_at: p.publishedAt?.toISOString() ?? null,
-        views: p.views,
-        likes: p.likes,
-        status: p.status,
-        visibility: p.visibility,
-        created_at: p.createdAt.toISOString(),
-      })),
-      total: total?.n ?? 0,
-    };
-  }
-
   /** Running executions whose heartbeat is older than `before` (or never set and created before it). */
   async function stale(before: Date): Promise<ExecutionRow[]> {
     return db
@@ -445,7 +402,6 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     cancelPending,
     removeMedia,
     idsOfProcess,
-    publicationsOf,
     stale,
     signedMediaUrl,
     verifyMediaLink,

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
-import { enqueueExecution, type Queue } from '../queue';
+import { enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
+import { createYoutubePublisher } from '../providers/youtubeUpload';
+import { createPublicationService } from './publications';
 import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage';
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
@@ -45,11 +47,8 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.appSecret);
   const channels = createChannelService({ db: deps.db, now });
   const chatModel = createChatModelService({ db: deps.db, now, secrets, defaultBaseUrl: deps.config.openaiBaseUrl });
-  const youtube = createYoutubeProvider({
-    authUrl: deps.config.googleAuthUrl,
-    tokenUrl: deps.config.googleTokenUrl,
-    apiUrl: deps.config.youtubeApiUrl,
-  });
+  const googleEndpoints = { authUrl: deps.config.googleAuthUrl, tokenUrl: deps.config.googleTokenUrl, apiUrl: deps.config.youtubeApiUrl };
+  const youtube = createYoutubeProvider(googleEndpoints);
   const youtubeApis = createYoutubeApiService({
     db: deps.db,
     now,
@@ -74,6 +73,14 @@ export function createServices(deps: ServiceDeps) {
   });
   const processes = createProcessService({ db: deps.db, now, hooks: executions });
   const runs = createExecutionRunService({ db: deps.db, now });
+  const publisher = createYoutubePublisher(googleEndpoints);
+  const publications = createPublicationService({
+    db: deps.db,
+    now,
+    youtubeApis,
+    publisher,
+    ...(queue ? { enqueueRefresh: (userId: string) => enqueueStatsRefresh(queue, userId) } : {}),
+  });
 
   async function health() {
     let database = 'ok';
@@ -86,7 +93,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, health, secrets };
+  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, publications, publisher, health, secrets };
 }
 
 export type Services = ReturnType<typeof createServices>;

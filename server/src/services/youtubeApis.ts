@@ -393,7 +393,48 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     return { ok: result.is_connected, configId: row.id, message: result.message };
   }
 
-  return { list, get, create, update, toggle, setActive, remove, test, authorizeUrl, consentRedirect, completeAuthorization, redirectUri };
+  /**
+   * The OAuth credentials the engine and the history act with: the given configuration, else the
+   * user's configuration for the platform channel, else the user's active one. Undefined when none
+   * is authorized (no refresh token) or its secrets cannot be read.
+   */
+  async function credentialsFor(
+    userId: string,
+    choice: { youtubeApiId?: string | null; platformChannelId?: string | null },
+  ): Promise<{ clientId: string; clientSecret: string; refreshToken: string; youtubeApiId: string } | undefined> {
+    const rows = await db.select().from(youtubeApis).where(eq(youtubeApis.userId, userId));
+    const row =
+      rows.find((r) => r.id === choice.youtubeApiId) ??
+      rows.find((r) => choice.platformChannelId && r.channelId === choice.platformChannelId && r.refreshTokenEnc) ??
+      rows.find((r) => r.isActive && r.refreshTokenEnc);
+    if (!row?.refreshTokenEnc) return undefined;
+    try {
+      return {
+        clientId: row.clientId,
+        clientSecret: secrets.open(row.clientSecretEnc),
+        refreshToken: secrets.open(row.refreshTokenEnc),
+        youtubeApiId: row.id,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    list,
+    get,
+    create,
+    update,
+    toggle,
+    setActive,
+    remove,
+    test,
+    authorizeUrl,
+    consentRedirect,
+    completeAuthorization,
+    redirectUri,
+    credentialsFor,
+  };
 }
 
 export type YoutubeApiService = ReturnType<typeof createYoutubeApiService>;

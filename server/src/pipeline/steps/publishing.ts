@@ -1,10 +1,105 @@
+import path from 'node:path';
+import { localParts, publishAtFor, zonedTimeToUtc } from '../../lib/timeZones';
+import { PublishError } from '../../providers/youtubeUpload';
+import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, type StepContext } from '../context';
+import { languageName } from '../story';
+
+/** YouTube refuses a publishAt too close to now: a time that has (nearly) passed moves to the next day. */
+const MIN_LEAD_MS = 15 * 60 * 1000;
+/** YouTube's description limit (bytes; characters are a safe bound here). */
+const DESCRIPTION_MAX = 4900;
 
 /**
- * Step 7: publishing to YouTube is the publishing issue's (issue 6). Until it lands, the run ends
- * here with the rendered video kept (it can be previewed) and a message that says so.
+ * When the video goes public: the day after the execution at the process's publication time, in
+ * the owner's time zone. A retry after that moment takes the next such time still ahead.
+ */
+export function publishAtOf(executedAt: Date, time: string, timeZone: string, now: Date): Date {
+  let publishAt = publishAtFor(executedAt, time, timeZone);
+  while (publishAt.getTime() < now.getTime() + MIN_LEAD_MS) {
+    const day = localParts(publishAt, timeZone);
+    const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
+    const [hour, minute] = time.split(':').map(Number);
+    publishAt = zonedTimeToUtc(
+      { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: hour ?? 9, minute: minute ?? 0 },
+      timeZone,
+    );
+  }
+  return publishAt;
+}
+
+function failureOf(error: unknown): StepFailure {
+  if (error instanceof StepFailure) return error;
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  if (error instanceof PublishError) {
+    if (error.kind === 'quota') return new StepFailure('pipeline.youtubeQuota', {}, message);
+    if (error.kind === 'upload_limit') return new StepFailure('pipeline.uploadLimit', {}, message);
+    if (error.kind === 'invalid_grant' || error.kind === 'unauthorized') return new StepFailure('pipeline.youtubeRevoked', {}, message);
+  }
+  return new StepFailure('pipeline.uploadFailed', { reason: message }, message);
+}
+
+/**
+ * Step 7: the resumable upload to YouTube — private, with publishAt the day after the execution
+ * at the chosen time in the user's time zone, the story's title, premise and language, declared
+ * as synthetic media and not made for kids — then the thumbnail. The upload session is stored on
+ * the publication, so a server killed mid-upload resumes it instead of uploading a second video.
  */
 export async function publishingVideo(ctx: StepContext): Promise<void> {
-  void ctx;
-  throw new StepFailure('pipeline.publishingNotConfigured', {}, 'publishing is not configured yet');
+  const { services, process, execution } = ctx;
+  const credentials = await services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: process.youtubeApiId });
+  if (!credentials) throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
+  const timeZone = await services.runs.timeZoneOf(ctx.userId);
+  const title = ctx.checkpoint.texts!.title;
+  const publishAt = publishAtOf(execution.startedAt, process.publicationTime, timeZone, ctx.now());
+
+  const publication = await services.publications.forExecution({
+    userId: ctx.userId,
+    executionId: execution.id,
+    processId: process.id,
+    channelId: process.channelId,
+    videoTitle: title,
+    publishAt,
+  });
+  let videoId = publication.videoId;
+  try {
+    if (!videoId) {
+      const texts = process.promptId ? await services.runs.promptTexts(process.promptId, ctx.language) : undefined;
+      const description = `${ctx.checkpoint.texts!.premise}\n\n${title}`.slice(0, DESCRIPTION_MAX);
+      const session = publication.uploadSession as { uri: string; total: number } | null;
+      ({ videoId } = await services.publisher.uploadVideo({
+        credentials,
+        file: path.join(ctx.workDir, MEDIA_FILES.video),
+        metadata: {
+          title,
+          description,
+          tags: [texts?.promptName, languageName(ctx.language)].filter((t): t is string => Boolean(t)),
+          language: ctx.language,
+          publishAt: publication.publishedAt ?? publishAt,
+          madeForKids: false,
+          syntheticMedia: true,
+        },
+        session: session?.uri ? session : null,
+        onSession: (next) => services.publications.saveUploadSession(publication.id, { ...next }),
+        signal: ctx.signal,
+      }));
+      await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert');
+      await services.publications.uploaded(publication.id, videoId);
+    }
+    ctx.checkpoint.publication = { id: publication.id, videoId };
+    await ctx.save();
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const failure = failureOf(error);
+    await services.publications.uploadFailed(publication.id, failure.message);
+    throw failure;
+  }
+
+  // A thumbnail YouTube refuses (an unverified channel cannot set one) does not undo the upload.
+  try {
+    await services.publisher.setThumbnail({ credentials, videoId, file: path.join(ctx.workDir, MEDIA_FILES.thumbnail) });
+    await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set');
+  } catch (error) {
+    ctx.log.warn({ executionId: execution.id, err: error }, 'thumbnail not set');
+  }
 }

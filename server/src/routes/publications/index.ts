@@ -1,14 +1,44 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../guards';
-import { dateTime, errorResponses, listQuery, listResponse, nullableDateTime, nullableString } from '../schemas';
+import { dateTime, detailSchema, errorResponses, idParams, listResponse, nullableDateTime, nullableString, pagingQuery, type IdParams } from '../schemas';
+import {
+  DATE_RANGES,
+  PUBLICATION_STATUSES,
+  PUBLICATION_VISIBILITIES,
+  type PublicationFilters,
+  type PublicationInput,
+} from '../../services/publications';
+
+/** Publications and the history (docs/api-publications.md). */
 
 const publicationSchema = {
   type: 'object',
-  required: ['id', 'process_id', 'channel_id', 'video_title', 'video_id', 'published_at', 'views', 'likes', 'status', 'visibility', 'created_at'],
+  required: [
+    'id',
+    'process_id',
+    'process_name',
+    'channel_id',
+    'channel_name',
+    'video_title',
+    'video_id',
+    'published_at',
+    'views',
+    'likes',
+    'status',
+    'visibility',
+    'failure_reason',
+    'below_min_views',
+    'thumbnail_url',
+    'watch_url',
+    'created_at',
+    'updated_at',
+  ],
   properties: {
     id: { type: 'string' },
     process_id: nullableString,
+    process_name: nullableString,
     channel_id: nullableString,
+    channel_name: nullableString,
     video_title: { type: 'string' },
     video_id: nullableString,
     published_at: nullableDateTime,
@@ -16,18 +46,144 @@ const publicationSchema = {
     likes: { type: 'integer' },
     status: { type: 'string' },
     visibility: { type: 'string' },
+    failure_reason: nullableString,
+    below_min_views: { type: 'boolean' },
+    thumbnail_url: nullableString,
+    watch_url: nullableString,
     created_at: dateTime,
+    updated_at: dateTime,
   },
 } as const;
 
-/** The user's publications, newest first (the dashboard's list; issue 6 adds filters and actions). */
+const filterProperties = {
+  status: { type: 'string', enum: PUBLICATION_STATUSES },
+  search: { type: 'string', maxLength: 200 },
+  date_range: { type: 'integer', enum: DATE_RANGES },
+} as const;
+
+const statsSchema = {
+  type: 'object',
+  required: ['total', 'published', 'processing', 'failed', 'total_views', 'total_likes', 'stats_updated_at'],
+  properties: {
+    total: { type: 'integer' },
+    published: { type: 'integer' },
+    processing: { type: 'integer' },
+    failed: { type: 'integer' },
+    total_views: { type: 'integer' },
+    total_likes: { type: 'integer' },
+    stats_updated_at: nullableDateTime,
+  },
+} as const;
+
+const bodyProperties = {
+  video_title: { type: 'string', maxLength: 500 },
+  video_id: { type: ['string', 'null'], maxLength: 64, pattern: '^[A-Za-z0-9_-]*$' },
+  process_id: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
+  channel_id: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
+  status: { type: 'string', enum: PUBLICATION_STATUSES },
+  visibility: { type: 'string', enum: PUBLICATION_VISIBILITIES },
+  published_at: { type: ['string', 'null'], format: 'date-time' },
+} as const;
+
+type Filters = Omit<PublicationFilters, 'skip' | 'limit'>;
+
 export default async function publicationRoutes(app: FastifyInstance): Promise<void> {
-  const { executions } = app.services;
+  const { publications } = app.services;
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Querystring: { skip: number; limit: number } }>(
+  app.get<{ Querystring: PublicationFilters }>(
     '/',
-    { schema: { querystring: listQuery(), response: { 200: listResponse('publications', publicationSchema), ...errorResponses } } },
-    async (request) => executions.publicationsOf(request.user.id, request.query),
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: { ...pagingQuery, ...filterProperties } },
+        response: { 200: listResponse('publications', publicationSchema), ...errorResponses },
+      },
+    },
+    async (request) => publications.list(request.user.id, request.query),
+  );
+
+  app.get('/stats', { schema: { response: { 200: statsSchema, ...errorResponses } } }, async (request) =>
+    publications.stats(request.user.id),
+  );
+
+  app.post(
+    '/stats/refresh',
+    { schema: { response: { 202: { type: 'object', required: ['queued'], properties: { queued: { type: 'boolean' } } }, ...errorResponses } } },
+    async (request, reply) => {
+      await publications.requestRefresh(request.user.id);
+      return reply.code(202).send({ queued: true });
+    },
+  );
+
+  app.get<{ Querystring: Filters }>(
+    '/report.csv',
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: filterProperties },
+        response: { 200: { description: 'CSV (UTF-8 with BOM)', type: 'string' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const csv = await publications.report(request.user.id, request.query, request.language);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="publications-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses } } },
+    async (request) => publications.get(request.user.id, request.params.id),
+  );
+
+  app.post<{ Body: PublicationInput }>(
+    '/',
+    {
+      schema: {
+        body: { type: 'object', required: ['video_title'], additionalProperties: false, properties: bodyProperties },
+        response: { 201: publicationSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await publications.create(request.user.id, request.body)),
+  );
+
+  app.put<{ Params: IdParams; Body: PublicationInput }>(
+    '/:id',
+    {
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            video_title: bodyProperties.video_title,
+            status: bodyProperties.status,
+            visibility: bodyProperties.visibility,
+            published_at: bodyProperties.published_at,
+          },
+        },
+        response: { 200: publicationSchema, ...errorResponses },
+      },
+    },
+    async (request) => publications.update(request.user.id, request.params.id, request.body),
+  );
+
+  app.put<{ Params: IdParams }>(
+    '/:id/publish-public',
+    { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses, 502: detailSchema } } },
+    async (request) => publications.publishPublic(request.user.id, request.params.id),
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/:id',
+    { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses, 502: detailSchema } } },
+    async (request, reply) => {
+      await publications.remove(request.user.id, request.params.id);
+      return reply.code(204).send();
+    },
   );
 }

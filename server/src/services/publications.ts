@@ -1,0 +1,583 @@
+import { and, count, desc, eq, gte, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db';
+import { apiCalls, channels, processes, publications } from '../db/schema';
+import { AppError, notFound, unprocessable } from '../errors';
+import { translate, type Language } from '../messages';
+import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
+import type { Page } from './paging';
+import type { YoutubeApiService } from './youtubeApis';
+
+/**
+ * Publications: every video the engine uploads (or a user records), the history's filters and
+ * paging in the database, the actions that change the video on YouTube first (publish as public,
+ * delete: a YouTube failure changes nothing here), the CSV report, and the statistics job
+ * (docs/api-publications.md).
+ */
+
+export const PUBLICATION_STATUSES = ['published', 'processing', 'failed'] as const;
+export const PUBLICATION_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+export const DATE_RANGES = [7, 30, 90] as const;
+export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
+export type PublicationVisibility = (typeof PUBLICATION_VISIBILITIES)[number];
+
+/** A video under its channel's minimum views this long after publication is flagged. */
+export const MIN_VIEWS_AFTER_DAYS = 7;
+/** Stats refresh covers publications listed within this many days (and every processing one). */
+export const STATS_WINDOW_DAYS = 90;
+/** YouTube calls per user per day the stats job may spend (the default daily quota is 10,000 units; uploads cost 1,600). */
+export const STATS_DAILY_CALL_BUDGET = 2000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TITLE_MAX = 100;
+
+export interface PublicationDto {
+  id: string;
+  process_id: string | null;
+  process_name: string | null;
+  channel_id: string | null;
+  channel_name: string | null;
+  video_title: string;
+  video_id: string | null;
+  published_at: string | null;
+  views: number;
+  likes: number;
+  status: string;
+  visibility: string;
+  failure_reason: string | null;
+  below_min_views: boolean;
+  thumbnail_url: string | null;
+  watch_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PublicationFilters extends Page {
+  status?: PublicationStatus;
+  search?: string;
+  date_range?: number;
+}
+
+export interface PublicationInput {
+  video_title?: string;
+  video_id?: string | null;
+  process_id?: string | null;
+  channel_id?: string | null;
+  status?: PublicationStatus;
+  visibility?: PublicationVisibility;
+  published_at?: string | null;
+}
+
+/** Lower case without accents, spaces collapsed: the history's search compares these. */
+export function searchable(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export const thumbnailUrl = (videoId: string) => `https://i.ytimg.com/vi/${encodeURIComponent(videoId)}/mqdefault.jpg`;
+export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
+
+const columns = {
+  publication: publications,
+  processName: processes.name,
+  channelName: sql<string | null>`coalesce(${channels.name}, ${channels.channelId})`,
+};
+
+type Row = { publication: typeof publications.$inferSelect; processName: string | null; channelName: string | null };
+
+function toDto({ publication: p, processName, channelName }: Row): PublicationDto {
+  return {
+    id: p.id,
+    process_id: p.processId,
+    process_name: processName,
+    channel_id: p.channelId,
+    channel_name: channelName,
+    video_title: p.videoTitle,
+    video_id: p.videoId,
+    published_at: p.publishedAt?.toISOString() ?? null,
+    views: p.views,
+    likes: p.likes,
+    status: p.status,
+    visibility: p.visibility,
+    failure_reason: p.failureReason,
+    below_min_views: p.belowMinViews,
+    thumbnail_url: p.videoId ? thumbnailUrl(p.videoId) : null,
+    watch_url: p.videoId ? watchUrl(p.videoId) : null,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+/** A CSV field: quoted when it holds a separator, quote or line break; formula-looking text defused. */
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export interface PublicationServiceDeps {
+  db: Db;
+  now: () => Date;
+  youtubeApis: Pick<YoutubeApiService, 'credentialsFor'>;
+  publisher: Pick<YoutubePublisher, 'setPublic' | 'deleteVideo' | 'videoStats' | 'channelStats'>;
+  log?: (error: unknown, message: string) => void;
+  /** Hands an on-demand statistics refresh to the job queue; absent: it runs in this process. */
+  enqueueRefresh?: (userId: string) => Promise<void>;
+}
+
+export function createPublicationService({ db, now, youtubeApis, publisher, log, enqueueRefresh }: PublicationServiceDeps) {
+  function select(runner: Db = db) {
+    return runner
+      .select(columns)
+      .from(publications)
+      .leftJoin(processes, eq(processes.id, publications.processId))
+      .leftJoin(channels, eq(channels.id, publications.channelId));
+  }
+
+  function whereOf(userId: string, filters: Omit<PublicationFilters, 'skip' | 'limit'>): SQL {
+    const conditions: SQL[] = [eq(publications.userId, userId)];
+    if (filters.status) conditions.push(eq(publications.status, filters.status));
+    const term = filters.search ? searchable(filters.search) : '';
+    if (term) conditions.push(like(publications.searchTitle, `%${escapeLike(term)}%`));
+    if (filters.date_range) conditions.push(gte(publications.listedAt, new Date(now().getTime() - filters.date_range * DAY_MS)));
+    return and(...conditions)!;
+  }
+
+  async function list(userId: string, filters: PublicationFilters): Promise<{ publications: PublicationDto[]; total: number }> {
+    const where = whereOf(userId, filters);
+    const rows = await select()
+      .where(where)
+      .orderBy(desc(publications.listedAt), desc(publications.id))
+      .offset(filters.skip)
+      .limit(filters.limit);
+    const [total] = await db.select({ n: count() }).from(publications).where(where);
+    return { publications: rows.map(toDto), total: total?.n ?? 0 };
+  }
+
+  async function row(userId: string, id: string): Promise<Row> {
+    const [found] = await select().where(and(eq(publications.id, id), eq(publications.userId, userId)));
+    if (!found) throw notFound('publications.notFound');
+    return found;
+  }
+
+  async function get(userId: string, id: string): Promise<PublicationDto> {
+    return toDto(await row(userId, id));
+  }
+
+  async function stats(userId: string) {
+    const [result] = await db
+      .select({
+        total: sql<number>`count(*)::int`.mapWith(Number),
+        published: sql<number>`(count(*) filter (where ${publications.status} = 'published'))::int`.mapWith(Number),
+        processing: sql<number>`(count(*) filter (where ${publications.status} = 'processing'))::int`.mapWith(Number),
+        failed: sql<number>`(count(*) filter (where ${publications.status} = 'failed'))::int`.mapWith(Number),
+        views: sql<number>`coalesce(sum(${publications.views}), 0)::bigint`.mapWith(Number),
+        likes: sql<number>`coalesce(sum(${publications.likes}), 0)::bigint`.mapWith(Number),
+        updated: sql<string | null>`max(${publications.statsUpdatedAt})`,
+      })
+      .from(publications)
+      .where(eq(publications.userId, userId));
+    return {
+      total: result?.total ?? 0,
+      published: result?.published ?? 0,
+      processing: result?.processing ?? 0,
+      failed: result?.failed ?? 0,
+      total_views: result?.views ?? 0,
+      total_likes: result?.likes ?? 0,
+      stats_updated_at: result?.updated ? new Date(result.updated).toISOString() : null,
+    };
+  }
+
+  /** The process and channel must be the user's own. */
+  async function checkReferences(userId: string, input: PublicationInput): Promise<void> {
+    if (input.process_id) {
+      const [found] = await db
+        .select({ id: processes.id })
+        .from(processes)
+        .where(and(eq(processes.id, input.process_id), eq(processes.userId, userId)));
+      if (!found) throw unprocessable('processes.notFound');
+    }
+    if (input.channel_id) {
+      const [found] = await db
+        .select({ id: channels.id })
+        .from(channels)
+        .where(and(eq(channels.id, input.channel_id), eq(channels.userId, userId)));
+      if (!found) throw unprocessable('channels.notFound');
+    }
+  }
+
+  function title(value: string | undefined): string {
+    const text = value?.trim() ?? '';
+    if (!text) throw unprocessable('publications.titleRequired');
+    if (text.length > TITLE_MAX) throw unprocessable('publications.titleTooLong', { max: TITLE_MAX });
+    return text;
+  }
+
+  async function create(userId: string, input: PublicationInput): Promise<PublicationDto> {
+    const videoTitle = title(input.video_title);
+    await checkReferences(userId, input);
+    const at = now();
+    const [created] = await db
+      .insert(publications)
+      .values({
+        userId,
+        processId: input.process_id ?? null,
+        channelId: input.channel_id ?? null,
+        videoTitle,
+        searchTitle: searchable(videoTitle),
+        videoId: input.video_id?.trim() || null,
+        publishedAt: input.published_at ? new Date(input.published_at) : null,
+        status: input.status ?? 'processing',
+        visibility: input.visibility ?? 'private',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: publications.id });
+    return get(userId, created!.id);
+  }
+
+  async function update(userId: string, id: string, input: PublicationInput): Promise<PublicationDto> {
+    await row(userId, id);
+    const changes: Partial<typeof publications.$inferInsert> = { updatedAt: now() };
+    if (input.video_title !== undefined) {
+      changes.videoTitle = title(input.video_title);
+      changes.searchTitle = searchable(changes.videoTitle);
+    }
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.visibility !== undefined) changes.visibility = input.visibility;
+    if (input.published_at !== undefined) changes.publishedAt = input.published_at ? new Date(input.published_at) : null;
+    await db.update(publications).set(changes).where(eq(publications.id, id));
+    return get(userId, id);
+  }
+
+  /** The credentials for a publication's video: its process's configuration, else its channel's, else the active one. */
+  async function credentialsOf(userId: string, current: Row) {
+    const p = current.publication;
+    const [process] = p.processId
+      ? await db.select({ youtubeApiId: processes.youtubeApiId }).from(processes).where(eq(processes.id, p.processId))
+      : [];
+    const [channel] = p.channelId
+      ? await db.select({ channelId: channels.channelId }).from(channels).where(eq(channels.id, p.channelId))
+      : [];
+    const credentials = await youtubeApis.credentialsFor(userId, {
+      youtubeApiId: process?.youtubeApiId ?? null,
+      platformChannelId: channel?.channelId ?? null,
+    });
+    if (!credentials) throw unprocessable('publications.notAuthorized');
+    return credentials;
+  }
+
+  /** A YouTube failure as a 502 (a refused token as 422: the user must authorize again). */
+  function youtubeFailure(error: unknown): AppError {
+    const failure = error as Partial<PublishError>;
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+    if (failure.kind === 'invalid_grant' || failure.kind === 'unauthorized') return unprocessable('publications.youtubeRefusedToken');
+    if (failure.kind === 'quota' || failure.kind === 'upload_limit') return new AppError(502, 'publications.youtubeQuota', { reason });
+    return new AppError(502, 'publications.youtubeFailed', { reason });
+  }
+
+  async function recordYoutubeCall(userId: string, operation: string, calls = 1): Promise<void> {
+    if (calls <= 0) return;
+    await db.insert(apiCalls).values(Array.from({ length: calls }, () => ({ userId, service: 'youtube', operation, createdAt: now() })));
+  }
+
+  /** videos.update to public on YouTube, then the record. */
+  async function publishPublic(userId: string, id: string): Promise<PublicationDto> {
+    const current = await row(userId, id);
+    const videoId = current.publication.videoId;
+    if (!videoId) throw unprocessable('publications.noVideo');
+    const credentials = await credentialsOf(userId, current);
+    try {
+      await publisher.setPublic({ credentials, videoId });
+    } catch (error) {
+      log?.(error, 'videos.update failed');
+      throw youtubeFailure(error);
+    } finally {
+      await recordYoutubeCall(userId, 'videos.update');
+    }
+    await db
+      .update(publications)
+      .set({ visibility: 'public', status: 'published', publishedAt: current.publication.publishedAt ?? now(), updatedAt: now() })
+      .where(eq(publications.id, id));
+    return get(userId, id);
+  }
+
+  /** videos.delete on YouTube (a video already gone is fine), then the record. */
+  async function remove(userId: string, id: string): Promise<void> {
+    const current = await row(userId, id);
+    const videoId = current.publication.videoId;
+    if (videoId) {
+      const credentials = await credentialsOf(userId, current);
+      try {
+        await publisher.deleteVideo({ credentials, videoId });
+      } catch (error) {
+        log?.(error, 'videos.delete failed');
+        throw youtubeFailure(error);
+      } finally {
+        await recordYoutubeCall(userId, 'videos.delete');
+      }
+    }
+    await db.delete(publications).where(eq(publications.id, id));
+  }
+
+  /** The filtered history as CSV: UTF-8 with a BOM (spreadsheets read the accents), headers in `into`. */
+  async function report(userId: string, filters: Omit<PublicationFilters, 'skip' | 'limit'>, into: Language): Promise<string> {
+    const rows = await select()
+      .where(whereOf(userId, filters))
+      .orderBy(desc(publications.listedAt), desc(publications.id));
+    const header = [
+      'publications.csv.title',
+      'publications.csv.videoId',
+      'publications.csv.status',
+      'publications.csv.visibility',
+      'publications.csv.publishedAt',
+      'publications.csv.views',
+      'publications.csv.likes',
+      'publications.csv.channel',
+      'publications.csv.process',
+      'publications.csv.belowMinimum',
+      'publications.csv.failureReason',
+      'publications.csv.watchUrl',
+    ] as const;
+    const lines = [header.map((key) => csvField(translate(into, key))).join(',')];
+    for (const dto of rows.map(toDto)) {
+      lines.push(
+        [
+          dto.video_title,
+          dto.video_id,
+          translate(into, `publications.statusName.${dto.status}` as 'publications.statusName.published'),
+          translate(into, `publications.visibilityName.${dto.visibility}` as 'publications.visibilityName.public'),
+          dto.published_at,
+          dto.views,
+          dto.likes,
+          dto.channel_name,
+          dto.process_name,
+          translate(into, dto.below_min_views ? 'publications.csv.yes' : 'publications.csv.no'),
+          dto.failure_reason,
+          dto.watch_url,
+        ]
+          .map(csvField)
+          .join(','),
+      );
+    }
+    return `\uFEFF${lines.join('\r\n')}\r\n`;
+  }
+
+  /** YouTube calls this user made today (UTC), against STATS_DAILY_CALL_BUDGET. */
+  async function callsToday(userId: string): Promise<number> {
+    const start = new Date(now());
+    start.setUTCHours(0, 0, 0, 0);
+    const [result] = await db
+      .select({ n: count() })
+      .from(apiCalls)
+      .where(and(eq(apiCalls.userId, userId), eq(apiCalls.service, 'youtube'), gte(apiCalls.createdAt, start)));
+    return result?.n ?? 0;
+  }
+
+  /**
+   * The statistics job for one user: videos.list (50 ids a call) for recent publications with a
+   * video — views, likes, and the status YouTube reports (public once publishAt passed, failed
+   * with its reason) — then channels.list for the user's channels, and the under-minimum flag.
+   * Stops when the user's daily budget of YouTube calls is spent. Answers the publications updated.
+   */
+  async function refreshStatsFor(userId: string): Promise<number> {
+    if ((await callsToday(userId)) >= STATS_DAILY_CALL_BUDGET) return 0;
+    const at = now();
+    const recent = await db
+      .select({ publication: publications, youtubeApiId: processes.youtubeApiId, platformChannel: channels.channelId, minViews: channels.minViews })
+      .from(publications)
+      .leftJoin(processes, eq(processes.id, publications.processId))
+      .leftJoin(channels, eq(channels.id, publications.channelId))
+      .where(
+        and(
+          eq(publications.userId, userId),
+          isNotNull(publications.videoId),
+          or(eq(publications.status, 'processing'), gte(publications.listedAt, new Date(at.getTime() - STATS_WINDOW_DAYS * DAY_MS))),
+        ),
+      );
+    // One credentials lookup per configuration/channel pair.
+    const groups = new Map<string, typeof recent>();
+    for (const item of recent) {
+      const key = `${item.youtubeApiId ?? ''}|${item.platformChannel ?? ''}`;
+      groups.set(key, [...(groups.get(key) ?? []), item]);
+    }
+    let updated = 0;
+    for (const items of groups.values()) {
+      const first = items[0]!;
+      const credentials = await youtubeApis.credentialsFor(userId, {
+        youtubeApiId: first.youtubeApiId,
+        platformChannelId: first.platformChannel,
+      });
+      if (!credentials) continue;
+      const videoIds = items.map((i) => i.publication.videoId!);
+      let found;
+      try {
+        found = await publisher.videoStats({ credentials, videoIds });
+      } catch (error) {
+        log?.(error, 'videos.list failed');
+        continue;
+      } finally {
+        await recordYoutubeCall(userId, 'videos.list', Math.ceil(videoIds.length / 50));
+      }
+      for (const item of items) {
+        const p = item.publication;
+        const video = found.get(p.videoId!);
+        if (!video) continue;
+        const isPublic = video.privacyStatus === 'public';
+        const failed = video.uploadStatus === 'failed' || video.uploadStatus === 'rejected';
+        const status = failed ? 'failed' : isPublic ? 'published' : p.status === 'failed' ? 'failed' : p.status;
+        const publishedAt = p.publishedAt ?? (isPublic ? at : null);
+        const old = publishedAt !== null && at.getTime() - publishedAt.getTime() > MIN_VIEWS_AFTER_DAYS * DAY_MS;
+        await db
+          .update(publications)
+          .set({
+            views: video.views,
+            likes: video.likes,
+            visibility: video.privacyStatus === 'unlisted' || isPublic ? video.privacyStatus : p.visibility,
+            status,
+            publishedAt,
+            failureReason: failed ? (video.failureReason ?? p.failureReason) : p.failureReason,
+            belowMinViews: status === 'published' && old && video.views < (item.minViews ?? 0),
+            statsUpdatedAt: at,
+            updatedAt: at,
+          })
+          .where(eq(publications.id, p.id));
+        updated += 1;
+      }
+    }
+    await refreshChannels(userId);
+    return updated;
+  }
+
+  /** channels.list statistics for the user's channels, with the credentials of each. */
+  async function refreshChannels(userId: string): Promise<void> {
+    const own = await db.select().from(channels).where(eq(channels.userId, userId));
+    const byCredentials = new Map<string, { credentials: NonNullable<Awaited<ReturnType<typeof youtubeApis.credentialsFor>>>; ids: string[] }>();
+    for (const channel of own) {
+      const credentials = await youtubeApis.credentialsFor(userId, { platformChannelId: channel.channelId });
+      if (!credentials) continue;
+      const entry = byCredentials.get(credentials.youtubeApiId) ?? { credentials, ids: [] };
+      entry.ids.push(channel.channelId);
+      byCredentials.set(credentials.youtubeApiId, entry);
+    }
+    for (const { credentials, ids } of byCredentials.values()) {
+      try {
+        const found = await publisher.channelStats({ credentials, channelIds: ids });
+        for (const [platformId, statsOf] of found) {
+          await db
+            .update(channels)
+            .set({ subscriberCount: statsOf.subscribers, videoCount: statsOf.videos, viewCount: statsOf.views, statsUpdatedAt: now() })
+            .where(and(eq(channels.userId, userId), eq(channels.channelId, platformId)));
+        }
+      } catch (error) {
+        log?.(error, 'channels.list failed');
+      } finally {
+        await recordYoutubeCall(userId, 'channels.list', Math.ceil(ids.length / 50));
+      }
+    }
+  }
+
+  /** The hourly job: every user with publications to follow. */
+  async function refreshAllStats(): Promise<number> {
+    const users = await db
+      .selectDistinct({ userId: publications.userId })
+      .from(publications)
+      .where(and(isNotNull(publications.videoId), gte(publications.listedAt, new Date(now().getTime() - STATS_WINDOW_DAYS * DAY_MS))));
+    let updated = 0;
+    for (const { userId } of users) updated += await refreshStatsFor(userId);
+    return updated;
+  }
+
+  // The engine's step 7: one record per execution, found again on a retry or a resumed run.
+
+  /** The execution's publication, made (processing, private) when it has none yet. */
+  async function forExecution(input: {
+    userId: string;
+    executionId: string;
+    processId: string;
+    channelId: string | null;
+    videoTitle: string;
+    publishAt: Date;
+  }) {
+    const [found] = await db.select().from(publications).where(eq(publications.executionId, input.executionId));
+    if (found) {
+      const [reopened] = await db
+        .update(publications)
+        .set({ status: 'processing', failureReason: null, updatedAt: now(), ...(found.videoId ? {} : { publishedAt: input.publishAt }) })
+        .where(eq(publications.id, found.id))
+        .returning();
+      return reopened!;
+    }
+    const at = now();
+    const [created] = await db
+      .insert(publications)
+      .values({
+        userId: input.userId,
+        executionId: input.executionId,
+        processId: input.processId,
+        channelId: input.channelId,
+        videoTitle: input.videoTitle,
+        searchTitle: searchable(input.videoTitle),
+        publishedAt: input.publishAt,
+        status: 'processing',
+        visibility: 'private',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning();
+    return created!;
+  }
+
+  async function saveUploadSession(id: string, session: Record<string, unknown> | null): Promise<void> {
+    await db.update(publications).set({ uploadSession: session, updatedAt: now() }).where(eq(publications.id, id));
+  }
+
+  async function uploaded(id: string, videoId: string): Promise<void> {
+    await db.update(publications).set({ videoId, uploadSession: null, updatedAt: now() }).where(eq(publications.id, id));
+  }
+
+  async function uploadFailed(id: string, reason: string): Promise<void> {
+    await db
+      .update(publications)
+      .set({ status: 'failed', failureReason: reason.slice(0, 500), updatedAt: now() })
+      .where(eq(publications.id, id));
+  }
+
+  /** POST /publications/stats/refresh: queued when there is a queue, else run in the background here. */
+  async function requestRefresh(userId: string): Promise<void> {
+    if (enqueueRefresh) {
+      await enqueueRefresh(userId);
+      return;
+    }
+    void refreshStatsFor(userId).catch((error: unknown) => log?.(error, 'stats refresh failed'));
+  }
+
+  return {
+    list,
+    get,
+    stats,
+    create,
+    update,
+    publishPublic,
+    remove,
+    report,
+    refreshStatsFor,
+    refreshAllStats,
+    requestRefresh,
+    forExecution,
+    saveUploadSession,
+    uploaded,
+    uploadFailed,
+    recordYoutubeCall,
+  };
+}
+
+export type PublicationService = ReturnType<typeof createPublicationService>;
