@@ -155,6 +155,11 @@ export interface FakeGoogle {
   failNextApiCalls(count: number, reason?: FakeApiFailure): void;
   /** The next upload PUT carrying bytes reads at most `bytes` of them, keeps them, and drops the connection. */
   breakUploadAfter(bytes: number): void;
+  /**
+   * The next upload PUT carrying bytes keeps at most `bytes` of them, then reads no more and never
+   * answers (as a stalled network would), until its client goes away.
+   */
+  holdUploadAfter(bytes: number): void;
   /** The next `count` upload PUTs carrying bytes answer 503 backendError and keep none of their bytes. */
   failNextUploadChunks(count: number): void;
   /** Every unfinished upload session expires: its URL answers 404 from now on. */
@@ -362,6 +367,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   let issueRefresh = true;
   let failures: { count: number; reason: FakeApiFailure } = { count: 0, reason: 'quotaExceeded' };
   let breakAfter: number | null = null;
+  let holdAfter: number | null = null;
   let chunkFailures = 0;
   let now: () => Date = () => new Date();
   let url = '';
@@ -673,6 +679,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     if (session.total === null && total !== null) session.total = total;
     const limit = length > 0 && breakAfter !== null ? breakAfter : null;
     if (limit !== null) breakAfter = null;
+    const hold = length > 0 && holdAfter !== null ? holdAfter : null;
+    if (hold !== null) holdAfter = null;
     const stored = sessionBytes.get(session.id)!;
     let position = start;
     let taken = 0;
@@ -688,6 +696,12 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     };
     req.on('data', (chunk: Buffer) => {
       if (broken) return;
+      if (hold !== null && taken + chunk.length >= hold) {
+        keep(chunk.subarray(0, hold - taken));
+        broken = true;
+        req.pause();
+        return;
+      }
       if (limit !== null && taken + chunk.length >= limit) {
         keep(chunk.subarray(0, limit - taken));
         broken = true;
@@ -1119,6 +1133,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     revoke: (refreshToken) => void refreshTokens.delete(refreshToken),
     failNextApiCalls: (count, reason = 'quotaExceeded') => void (failures = { count, reason }),
     breakUploadAfter: (bytes) => void (breakAfter = Math.max(0, Math.floor(bytes))),
+    holdUploadAfter: (bytes) => void (holdAfter = Math.max(0, Math.floor(bytes))),
     failNextUploadChunks: (count) => void (chunkFailures = count),
     expireUploadSessions() {
       for (const session of uploadSessions.values()) if (!session.videoId) session.expired = true;

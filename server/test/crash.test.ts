@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
 import { createStoryResponder } from '../fakes/storyResponder';
 
 /**
- * A real crash: the server (as `npm start` runs it, on the embedded database) is killed with
+ * Real crashes: the server (as `npm start` runs it, on the embedded database) is killed with
  * SIGKILL in the middle of a run, then started again on the same data folder. The run resumes
- * from its checkpoint — the title is not asked for again — and goes on to the end.
+ * from its checkpoint — the title is not asked for again, an upload goes on where YouTube's
+ * session stopped — and goes on to the end.
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -17,6 +20,7 @@ const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
 const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 
 let fake: FakeOpenAI;
+let google: FakeGoogle;
 let dataDir: string;
 let port: number;
 let server: ChildProcess | undefined;
@@ -46,6 +50,9 @@ async function startServer(): Promise<ChildProcess> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       OPENAI_BASE_URL: fake.url,
+      GOOGLE_AUTH_URL: google.authUrl,
+      GOOGLE_TOKEN_URL: google.tokenUrl,
+      YOUTUBE_API_URL: google.apiUrl,
       IMAGE_PROVIDER: 'local',
       STORY_CHAPTERS: '3',
       WEB_DIR: path.join(dataDir, 'no-web'),
@@ -92,6 +99,7 @@ const isTitleRequest = (body: unknown) =>
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  google = await startFakeGoogle();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-test-'));
   port = await freePort();
 });
@@ -102,6 +110,7 @@ afterAll(async () => {
     await new Promise((r) => server!.once('exit', r));
   }
   await fake.close();
+  await google.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -147,3 +156,58 @@ test('a run cut by a killed server resumes from its checkpoint when the server s
   // The title was written once: the resumed run started from the checkpoint.
   expect(fake.requests.filter((r) => r.path === '/v1/chat/completions' && isTitleRequest(r.body))).toHaveLength(1);
 }, 240_000);
+
+test('a server killed mid-upload resumes YouTube’s upload session when it starts again: one video, not two', async () => {
+  if (!server || server.exitCode !== null) server = await startServer();
+  const { json: auth } = await api('POST', '/auth/register', { name: 'Upload', email: 'upload@example.com', password: 'crash-secret', plan: 'monthly' });
+  const token: string = auth.access_token;
+  expect((await api('POST', '/chatgpt/config', { api_key: 'sk-crash-0123456789abcdef' }, token)).status).toBe(201);
+  const channel = (await api('POST', '/channels/', { channel_id: 'UC_crash_upload', name: 'Uploads' }, token)).json;
+  google.addClient('upload.apps.googleusercontent.com', 'GOCSPX-upload');
+  const account = google.addAccount([{ id: 'UC_crash_upload', title: 'Uploads', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
+  const config = (
+    await api(
+      'POST',
+      '/youtube-apis/',
+      {
+        name: 'U',
+        channel_id: 'UC_crash_upload',
+        client_id: 'upload.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-upload',
+        refresh_token: google.issueRefreshToken('upload.apps.googleusercontent.com', account),
+      },
+      token,
+    )
+  ).json;
+  const process = (
+    await api(
+      'POST',
+      '/processes/',
+      { name: 'Upload', channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
+      token,
+    )
+  ).json;
+
+  // YouTube keeps the first 256 KiB of the video, then the connection stalls: the kill lands there.
+  google.holdUploadAfter(256 * 1024);
+  const executionId: string = (await api('POST', `/processes/${process.id}/execute`, undefined, token)).json.execution_id;
+  const sessions = () => [...google.uploadSessions.values()];
+  await waitFor(async () => sessions(), (all) => all.some((s) => s.received >= 256 * 1024), 120_000);
+  expect(google.uploads).toHaveLength(0);
+
+  server.kill('SIGKILL');
+  await new Promise((r) => server!.once('exit', r));
+  server = await startServer();
+
+  const read = async () => (await api('GET', `/executions/${executionId}`, undefined, token)).json;
+  const finished = await waitFor(read, (e) => e.status !== 'running', 120_000);
+  expect(finished).toMatchObject({ status: 'completed', error: null });
+  // One session, resumed: one video, byte for byte the rendered file.
+  expect(sessions()).toHaveLength(1);
+  expect(google.uploads).toHaveLength(1);
+  const rendered = fs.readFileSync(path.join(dataDir, 'media', executionId, 'video.mp4'));
+  expect(google.uploads[0]!.sha256).toBe(crypto.createHash('sha256').update(rendered).digest('hex'));
+  const history = (await api('GET', '/publications/', undefined, token)).json;
+  expect(history.publications).toHaveLength(1);
+  expect(history.publications[0]).toMatchObject({ video_id: google.uploads[0]!.id, status: 'processing', visibility: 'private' });
+}, 300_000);

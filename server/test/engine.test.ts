@@ -467,6 +467,44 @@ describe('publishing', () => {
   });
 });
 
+describe('publication times', () => {
+  // The day after the execution, at the process's time, in the owner's zone, across daylight saving.
+  const cases = [
+    // Sat 10:00 EST; the next day clocks go forward at 02:00: 09:00 EDT is 13:00 UTC, not 14:00.
+    { zone: 'America/New_York', executedAt: '2026-03-07T15:00:00.000Z', time: '09:00', publishAt: '2026-03-08T13:00:00.000Z' },
+    // Sat 13:00 WEST; the next day clocks go back at 02:00: 09:00 WET is 09:00 UTC, not 08:00.
+    { zone: 'Europe/Lisbon', executedAt: '2026-10-24T12:00:00.000Z', time: '09:00', publishAt: '2026-10-25T09:00:00.000Z' },
+    // Already Sunday 05:00 in Tokyo: the day after is Monday there.
+    { zone: 'Asia/Tokyo', executedAt: '2026-03-07T20:00:00.000Z', time: '21:30', publishAt: '2026-03-09T12:30:00.000Z' },
+  ];
+
+  test.each(cases)('$zone: executed at $executedAt, published at $publishAt', async ({ zone, executedAt, time, publishAt }) => {
+    const realNow = ctx.clock.now;
+    // YouTube refuses a publishAt in its past: the fake runs on the test's clock here.
+    google.setNow(() => ctx.clock.now);
+    try {
+      ctx.clock.now = new Date(executedAt);
+      await signInAgain();
+      const me = (await call(ctx.app, 'GET', '/api/v1/auth/me', { token })).json();
+      const profile = await call(ctx.app, 'PUT', '/api/v1/auth/profile', { token, body: { name: me.name, email: me.email, time_zone: zone } });
+      expect(profile.json().time_zone).toBe(zone);
+      const id = await execute(await createProcess({ publication_time: time }));
+      await run(id);
+      const done = await execution(id);
+      expect(done).toMatchObject({ status: 'completed', started_at: executedAt });
+      const upload = google.uploads.find((u) => (u.metadata as { snippet: { title: string } }).snippet.title === done.story_title)!;
+      expect((upload.metadata as { status: { publishAt: string } }).status.publishAt).toBe(publishAt);
+      const history = (await call(ctx.app, 'GET', '/api/v1/publications/', { token })).json();
+      expect(history.publications.find((p: { video_id: string }) => p.video_id === upload.id)).toMatchObject({ published_at: publishAt });
+    } finally {
+      await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where email = ${email}`);
+      ctx.clock.now = realNow;
+      google.setNow(() => new Date());
+      await signInAgain();
+    }
+  });
+});
+
 describe('outbound calls', () => {
   test("go through the admins' active proxy, with its credentials; a disabled proxy is not used", async () => {
     const proxy = await startHttpProxy({ username: 'engine', password: 'tunnel-pass' });
