@@ -45,11 +45,16 @@
  * | Voice            | listVoices (LIST + rows),            | createVoice (LIST); updateVoice, toggleVoice    |
  * |                  | getVoice (id)                        | (id); deleteVoice (id + LIST, and Process LIST: |
  * |                  |                                      | its processes switch off)                       |
- * | Stats            | getProcessStats                      | createChannel, toggleChannel, updateChannel,    |
- * |                  |                                      | deleteChannel (connected-channels counter);     |
- * |                  |                                      | createProcess, updateProcess, toggleProcess,    |
+ * | Stats            | getProcessStats ('Stats'),           | createChannel, toggleChannel, updateChannel,    |
+ * |                  | getPublicationStats                  | deleteChannel (connected-channels counter);     |
+ * |                  | ({Stats, id: 'PUBLICATIONS'})        | createProcess, updateProcess, toggleProcess,    |
  * |                  |                                      | deleteProcess, executeProcess, retryExecution;  |
- * |                  |                                      | a finished execution (getExecution, see below)  |
+ * |                  |                                      | a finished execution (getExecution, see below): |
+ * |                  |                                      | all of these invalidate 'Stats', i.e. both.     |
+ * |                  |                                      | createPublication, updatePublication,           |
+ * |                  |                                      | publishPublication, deletePublication and       |
+ * |                  |                                      | refreshPublicationStats (a moment later)        |
+ * |                  |                                      | invalidate {Stats, id: 'PUBLICATIONS'} only.    |
  * | Process          | getProcesses (LIST + rows),          | createProcess (LIST, and Channel LIST: its      |
  * |                  | getProcess (id)                      | process count); updateProcess, toggleProcess    |
  * |                  |                                      | (id; Channel LIST when channel_id was sent);    |
@@ -60,8 +65,13 @@
  * |                  |                                      | record); a finished execution (id + LIST)       |
  * | Execution        | getProcessExecutions (LIST + rows),  | executeProcess (LIST); retryExecution (id +     |
  * |                  | getExecution (id)                    | LIST); a finished execution (LIST)              |
- * | Publication      | getPublications (LIST + rows)        | a finished execution (LIST: it may have         |
- * |                  |                                      | published a video)                              |
+ * | Publication      | getPublications (LIST + rows),       | a finished execution (LIST: it may have         |
+ * |                  | getPublication (id)                  | published a video); createPublication (LIST);   |
+ * |                  |                                      | updatePublication, publishPublication (id; the  |
+ * |                  |                                      | answer also patches the cached rows at once);   |
+ * |                  |                                      | deletePublication (id + LIST);                  |
+ * |                  |                                      | refreshPublicationStats (LIST, a few seconds    |
+ * |                  |                                      | after the 202: views and likes change)          |
  *
  * executeProcess is optimistic (spec §4): every cached getProcesses / getProcess holding the
  * process shows it `running` at step 0 with the seven steps at once; if the call fails the cache
@@ -106,7 +116,12 @@ import type {
   ProcessStats,
   ProcessUpdate,
   ProfileUpdate,
+  Publication,
+  PublicationCreate,
   PublicationList,
+  PublicationListArgs,
+  PublicationStats,
+  PublicationUpdate,
   Prompt,
   PromptBasicInput,
   PromptFullInput,
@@ -118,6 +133,7 @@ import type {
   ProxyServer,
   ProxyTestResult,
   RegisterRequest,
+  StatsRefreshQueued,
   User,
   Voice,
   VoiceInput,
@@ -151,6 +167,15 @@ export type TagType = (typeof TAG_TYPES)[number];
 function listTags<T extends TagType>(type: T, rows: readonly { id: string }[] | undefined) {
   return [{ type, id: 'LIST' } as const, ...(rows ?? []).map(({ id }) => ({ type, id }))];
 }
+
+/**
+ * The publications' counters. A `Stats` tag with an id, so that publication changes refetch only
+ * them, while a bare 'Stats' (process changes, a finished execution) refetches every counter.
+ */
+const PUBLICATION_STATS_TAG = { type: 'Stats', id: 'PUBLICATIONS' } as const;
+
+/** How long after a statistics refresh was queued the counters and lists are fetched again. */
+export const STATS_REFRESH_SETTLE_MS = 3000;
 
 /** skip 0, limit 100 unless the caller says otherwise, plus any filter. */
 function paged<T extends PageArgs>(args: T | void): PageArgs & T {
@@ -579,9 +604,74 @@ export const api = createApi({
     }),
 
     // ---- publications -------------------------------------------------------------------
-    getPublications: builder.query<PublicationList, PageArgs | void>({
+    /** The history (newest first): a page, plus any of the filters status, search, date_range. */
+    getPublications: builder.query<PublicationList, PublicationListArgs | void>({
       query: (args) => ({ url: '/publications/', params: paged(args) }),
       providesTags: (result) => listTags('Publication', result?.publications),
+    }),
+    getPublication: builder.query<Publication, string>({
+      query: (id) => `/publications/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Publication', id }],
+    }),
+    /** Counters per status, total views and likes (all the user's publications). */
+    getPublicationStats: builder.query<PublicationStats, void>({
+      query: () => '/publications/stats',
+      providesTags: [PUBLICATION_STATS_TAG],
+    }),
+    /** A record of a video made elsewhere. */
+    createPublication: builder.mutation<Publication, PublicationCreate>({
+      query: (body) => ({ url: '/publications/', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? [{ type: 'Publication', id: 'LIST' }, PUBLICATION_STATS_TAG] : []),
+    }),
+    /** Its status may change, and with it the counters. */
+    updatePublication: builder.mutation<Publication, { id: string } & PublicationUpdate>({
+      query: ({ id, ...body }) => ({ url: `/publications/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      invalidatesTags: (result, _error, { id }) => (result ? [{ type: 'Publication', id }, PUBLICATION_STATS_TAG] : []),
+    }),
+    /**
+     * Makes the video public on YouTube (502 when YouTube refuses, 422 without a video id; either
+     * way nothing changed). The answer replaces the row in every cached list at once.
+     */
+    publishPublication: builder.mutation<Publication, string>({
+      query: (id) => ({ url: `/publications/${encodeURIComponent(id)}/publish-public`, method: 'PUT' }),
+      invalidatesTags: (result, _error, id) => (result ? [{ type: 'Publication', id }, PUBLICATION_STATS_TAG] : []),
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (!data) return;
+        for (const { endpointName, originalArgs } of api.util.selectInvalidatedBy(getState(), [{ type: 'Publication', id }])) {
+          if (endpointName === 'getPublications') {
+            dispatch(
+              api.util.updateQueryData('getPublications', originalArgs as PublicationListArgs | void, (draft) => {
+                const row = draft.publications.find((publication) => publication.id === id);
+                if (row) Object.assign(row, data);
+              }),
+            );
+          } else if (endpointName === 'getPublication') {
+            dispatch(api.util.updateQueryData('getPublication', originalArgs as string, (draft) => Object.assign(draft, data)));
+          }
+        }
+      },
+    }),
+    /** Deletes the video on YouTube too (502 when YouTube refuses: nothing changed). */
+    deletePublication: builder.mutation<void, string>({
+      query: (id) => ({ url: `/publications/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) =>
+        error ? [] : [{ type: 'Publication', id }, { type: 'Publication', id: 'LIST' }, PUBLICATION_STATS_TAG],
+    }),
+    /**
+     * Queues the statistics job for this user (202). The job runs in the background, so the
+     * counters and the lists' views and likes refetch a moment later, not at once.
+     */
+    refreshPublicationStats: builder.mutation<StatsRefreshQueued, void>({
+      query: () => ({ url: '/publications/stats/refresh', method: 'POST' }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (!data) return;
+        setTimeout(
+          () => dispatch(api.util.invalidateTags([PUBLICATION_STATS_TAG, { type: 'Publication', id: 'LIST' }])),
+          STATS_REFRESH_SETTLE_MS,
+        );
+      },
     }),
   }),
 });
@@ -647,4 +737,11 @@ export const {
   useGetExecutionQuery,
   useRetryExecutionMutation,
   useGetPublicationsQuery,
+  useGetPublicationQuery,
+  useGetPublicationStatsQuery,
+  useCreatePublicationMutation,
+  useUpdatePublicationMutation,
+  usePublishPublicationMutation,
+  useDeletePublicationMutation,
+  useRefreshPublicationStatsMutation,
 } = api;

@@ -1,6 +1,7 @@
 /** Shapes of the API's answers (snake_case, as the server sends them). */
 import type {
   BillingPeriod,
+  HISTORY_PERIODS_DAYS,
   PromptCategory,
   PromptTextField,
   VoiceGender,
@@ -497,23 +498,81 @@ export interface ProcessExecutionsArgs extends PageArgs {
 
 export type PublicationStatus = 'published' | 'processing' | 'failed';
 export type PublicationVisibility = 'public' | 'unlisted' | 'private';
+/** The history's period filter: days back from now (spec §9), on published_at, else created_at. */
+export type PublicationDateRange = (typeof HISTORY_PERIODS_DAYS)[number];
 
+/** A video the engine uploaded or a user recorded (docs/api-publications.md). */
 export interface Publication {
   id: string;
   process_id: string | null;
   channel_id: string | null;
   video_title: string;
   video_id: string | null;
+  /** When the video is (or was) published; in the future while `processing`. */
   published_at: string | null;
   views: number;
   likes: number;
+  /** `processing` (uploaded, waiting for its time), `published`, `failed` (see failure_reason). */
   status: PublicationStatus | (string & {});
+  /** `private` until published_at passes, then `public` (or `unlisted`). */
   visibility: PublicationVisibility | (string & {});
   created_at: string;
+  process_name: string | null;
+  channel_name: string | null;
+  /** Why a `failed` publication failed. */
+  failure_reason: string | null;
+  /** Published more than 7 days ago with fewer views than its channel's min_views. */
+  below_min_views: boolean;
+  /** https://i.ytimg.com/vi/{video_id}/mqdefault.jpg; null without a video id. */
+  thumbnail_url: string | null;
+  /** https://www.youtube.com/watch?v={video_id}; null without a video id. */
+  watch_url: string | null;
+  updated_at: string;
 }
 
 export interface PublicationList {
   /** Newest first. */
   publications: Publication[];
   total: number;
+}
+
+/** The history's filters (the list's and the CSV report's). */
+export interface PublicationFilters {
+  status?: PublicationStatus;
+  /** A case- and accent-insensitive substring of the title, at most 200 characters. */
+  search?: string;
+  date_range?: PublicationDateRange;
+}
+
+export interface PublicationListArgs extends PageArgs, PublicationFilters {}
+
+/** The user's counters (all publications, whatever the history's filters). */
+export interface PublicationStats {
+  total: number;
+  published: number;
+  processing: number;
+  failed: number;
+  total_views: number;
+  total_likes: number;
+  /** When the statistics job last ran for this user; null before the first run. */
+  stats_updated_at: string | null;
+}
+
+/** POST /publications/: a record of a video made elsewhere. */
+export interface PublicationCreate {
+  video_title: string;
+  video_id?: string | null;
+  process_id?: string | null;
+  channel_id?: string | null;
+  status?: PublicationStatus;
+  visibility?: PublicationVisibility;
+  published_at?: string | null;
+}
+
+/** PUT /publications/{id}: only the fields sent change. */
+export type PublicationUpdate = Partial<Pick<PublicationCreate, 'video_title' | 'status' | 'visibility' | 'published_at'>>;
+
+/** What POST /publications/stats/refresh answers (202). */
+export interface StatsRefreshQueued {
+  queued: boolean;
 }

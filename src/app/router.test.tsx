@@ -75,7 +75,6 @@ describe('guards', () => {
 
 describe('feature pages', () => {
   const pages = [
-    ['/history', 'History', 'Histórico'],
     ['/subscription', 'Subscription', 'Assinatura'],
   ] as const;
 

@@ -7,6 +7,7 @@ import type {
   Process,
   PromptTexts,
   ProxyServer,
+  Publication,
   User,
   Voice,
   YoutubeApi,
@@ -191,6 +192,32 @@ export function processFixture(overrides: Partial<Process> = {}): Process {
     latest_execution_id: null,
     created_at: '2025-03-07T12:00:00.000Z',
     updated_at: '2025-03-07T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A publication as GET /publications answers it (published, public, on YouTube). */
+export function publicationFixture(overrides: Partial<Publication> = {}): Publication {
+  const videoId = overrides.video_id === undefined ? 'dQw4w9WgXcQ' : overrides.video_id;
+  return {
+    id: 'pub-1',
+    process_id: 'p-1',
+    process_name: 'Night stories',
+    channel_id: 'ch-1',
+    channel_name: 'Main channel',
+    video_title: 'The secret in the attic',
+    video_id: videoId,
+    published_at: '2025-03-08T12:00:00.000Z',
+    views: 1234,
+    likes: 56,
+    status: 'published',
+    visibility: 'public',
+    failure_reason: null,
+    below_min_views: false,
+    thumbnail_url: videoId ? `https://i.ytimg.com/vi/${videoId}/mqdefault.jpg` : null,
+    watch_url: videoId ? `https://www.youtube.com/watch?v=${videoId}` : null,
+    created_at: '2025-03-07T12:00:00.000Z',
+    updated_at: '2025-03-08T12:00:00.000Z',
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ export {
   promptSummaryOf,
   promptTexts,
   proxyFixture,
+  publicationFixture,
   signedInState,
   testUser,
   voiceFixture,

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import type { Process, Publication } from '../../api';
-import { deferred, mockApi, processFixture, renderApp, reply, signedInState, testLocation, testUser, type MockHandler } from '../../testing';
+import { deferred, mockApi, processFixture, publicationFixture, renderApp, reply, signedInState, testLocation, testUser, type MockHandler } from '../../testing';
 
 const processOf = (overrides: Partial<Process>): Process => processFixture(overrides);
 
 function publicationOf(index: number, overrides: Partial<Publication> = {}): Publication {
-  return {
+  return publicationFixture({
     id: `pub-${index}`,
     process_id: 'p-1',
     channel_id: 'ch-1',
@@ -18,7 +18,7 @@ function publicationOf(index: number, overrides: Partial<Publication> = {}): Pub
     visibility: 'public',
     created_at: `2025-03-0${index}T12:00:00.000Z`,
     ...overrides,
-  };
+  });
 }
 
 const processes = [
