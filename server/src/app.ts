@@ -64,6 +64,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       now: options.now,
       ...(options.enqueue ? { enqueue: options.enqueue } : {}),
     }),);
+  // The embedded database tells this (its only) server of every user change: sessions are read from memory.
+  if (options.database.watchUsers) {
+    const stop = await app.services.auth.followUserChanges(options.database.watchUsers);
+    app.addHook('onClose', stop);
+  }
   app.decorateRequest('language', 'en');
   app.decorateRequest('user', null as unknown as User);
   app.addHook('onRequest', async (request) => {

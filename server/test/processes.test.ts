@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { executions, processes } from '../src/db/schema';
+import { executions, processes, users } from '../src/db/schema';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from '../src/services/processes';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
@@ -469,6 +469,70 @@ describe('toggle and turning on', () => {
         'Fill in what this process needs before turning it on: choose a channel; choose a YouTube API configuration; choose a prompt; choose a voice',
     });
     expect((await stored(process.id))!.isActive).toBe(false);
+  });
+});
+
+describe('the list’s cache', () => {
+  /** The process as the list shows it (the list is served from a cache keyed by users.data_version). */
+  async function listed(id: string, as = token, language = 'en') {
+    const response = await api('GET', '/', { token: as, headers: { 'accept-language': language } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    return (response.json().processes as { id: string }[]).find((p) => p.id === id) as Record<string, unknown> | undefined;
+  }
+  const dataVersion = async (id: string) =>
+    (await ctx.database.db.select({ v: users.dataVersion }).from(users).where(eq(users.id, id)))[0]!.v;
+
+  test('every change the list shows is seen at once, made through the API or by another process', async () => {
+    const channel = await makeChannel(token, 'Cached channel');
+    const config = await makeConfig(token);
+    const prompt = await makePrompt('Cached prompt', { pt: texts('PT'), en: texts('EN') });
+    const voice = await makeVoice('Cached voice');
+    const process = await create({ name: 'Cached', channel_id: channel, youtube_api_id: config, prompt_id: prompt, voice_id: voice, language: 'en' });
+    expect(await listed(process.id)).toMatchObject({ name: 'Cached', channel_name: 'Cached channel', needs: [] });
+
+    await api('PUT', `/${process.id}`, { body: { name: 'Cached, renamed' } });
+    expect(await listed(process.id)).toMatchObject({ name: 'Cached, renamed' });
+    await call(ctx.app, 'PUT', `/api/v1/channels/${channel}`, { token, body: { name: 'Channel, renamed' } });
+    expect(await listed(process.id)).toMatchObject({ channel_name: 'Channel, renamed' });
+    await call(ctx.app, 'PUT', `/api/v1/youtube-apis/${config}/toggle`, { token });
+    expect((await listed(process.id))!.needs).toEqual(['youtube_api_disabled']);
+    // Catalogue rows are shared: an admin's change moves the users whose processes use them.
+    await call(ctx.app, 'PUT', `/api/v1/prompts/${prompt}/toggle`, { token: admin });
+    expect((await listed(process.id))!.needs).toEqual(['youtube_api_disabled', 'prompt_inactive']);
+    await call(ctx.app, 'PUT', `/api/v1/prompts/${prompt}/full`, {
+      token: admin,
+      body: { name: 'Cached prompt', description: 'd', content: 'c', languages: { pt: texts('PT') } },
+    });
+    expect((await listed(process.id))!.needs).toEqual(['youtube_api_disabled', 'prompt_inactive', 'language']);
+    await call(ctx.app, 'PUT', `/api/v1/voices/${voice}`, { token: admin, body: { name: 'Voice, renamed' } });
+    expect(await listed(process.id)).toMatchObject({ voice_name: 'Voice, renamed' });
+
+    // A worker process writes straight to the database: the next list shows it.
+    await ctx.database.db.update(processes).set({ status: 'error', lastError: 'boom' }).where(eq(processes.id, process.id));
+    expect(await listed(process.id)).toMatchObject({ status: 'error', last_error: 'boom' });
+    // So does a new execution (the list links the latest one).
+    const [run] = await ctx.database.db
+      .insert(executions)
+      .values({ processId: process.id, userId, status: 'error', currentStep: 1, language: 'en' })
+      .returning({ id: executions.id });
+    expect(await listed(process.id)).toMatchObject({ latest_execution_id: run!.id });
+
+    // Each language has its own entry; another user's list is theirs alone.
+    expect(await listed(process.id, token, 'pt')).toMatchObject({ name: 'Cached, renamed' });
+    expect(await listed(process.id, stranger)).toBeUndefined();
+    await api('DELETE', `/${process.id}`);
+    expect(await listed(process.id)).toBeUndefined();
+  });
+
+  test('only the owner’s version moves; reading changes nothing', async () => {
+    const before = await dataVersion(userId);
+    await api('GET', '/');
+    expect(await dataVersion(userId)).toBe(before);
+    await makeChannel(stranger, 'Not yours');
+    expect(await dataVersion(userId)).toBe(before);
+    await makeChannel(token, 'Yours');
+    expect(await dataVersion(userId)).toBeGreaterThan(before);
   });
 });
 

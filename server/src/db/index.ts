@@ -24,7 +24,16 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: the whole data folder as a tarball, to clone a database quickly. */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * PGlite only: calls `onChange(userId)` whenever a user row changes (migration 0004's trigger).
+   * PGlite runs the call before the write that caused it resolves, so in-memory copies of users
+   * dropped here are never read stale. Answers a function that stops listening.
+   */
+  watchUsers?: (onChange: (userId: string) => void) => Promise<() => Promise<void>>;
 }
+
+/** The channel migration 0004's trigger announces user changes on. */
+export const USER_CHANGED_CHANNEL = 'user_changed';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', '..', 'drizzle');
 
@@ -92,6 +101,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     kind: 'pglite',
     executor: pgliteExecutor(client),
     dumpDataDir: async () => (await client.dumpDataDir('gzip')) as Blob,
+    async watchUsers(onChange) {
+      const unlisten = await client.listen(USER_CHANGED_CHANNEL, onChange);
+      // A closed database listens to nothing any more.
+      return async () => {
+        if (!closed) await unlisten();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -37,6 +37,12 @@ export const users = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** Bumped on every password change; tokens carry it, so older tokens stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /**
+     * Bumped (by the triggers of migration 0004, at commit) whenever something the user's lists show
+     * changes: their processes, channels, API configurations, executions started, or a catalogue
+     * prompt or voice their processes use. Read with the session, it keys the list caches.
+     */
+    dataVersion: bigint('data_version', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db';
+import type { Database, Db } from '../db';
+import { WatchedRows } from '../lib/watchedRows';
 import { isUniqueViolation } from '../db/errors';
 import { loginFailures, passwordResetTokens, users } from '../db/schema';
 import { AppError, conflict, unauthorized, unprocessable } from '../errors';
@@ -115,9 +116,18 @@ export function createAuthService(deps: AuthDeps) {
     return row;
   }
 
-  async function findById(id: string): Promise<UserRow | undefined> {
-    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-    return row;
+  // Every signed-in request reads its user: prepared once, and kept in memory where the database
+  // tells this process of every change (the embedded one; see followUserChanges).
+  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('auth_user_by_id');
+  const signedIn = new WatchedRows<UserRow>(async (id) => (await userById.execute({ id }))[0]);
+
+  function findById(id: string): Promise<UserRow | undefined> {
+    return signedIn.get(id);
+  }
+
+  /** Keeps users in memory from now on, dropping each one the database says changed. */
+  function followUserChanges(watch: NonNullable<Database['watchUsers']>): Promise<() => Promise<void>> {
+    return signedIn.follow(watch);
   }
 
   async function register(input: {
@@ -296,6 +306,7 @@ export function createAuthService(deps: AuthDeps) {
     requestPasswordReset,
     resetPassword,
     isAdmin: (user: UserRow) => isAdminEmail(user.email),
+    followUserChanges,
   };
 }
 

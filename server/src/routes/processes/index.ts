@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { VersionedCache } from '../../lib/versionedCache';
 import { requireUser } from '../guards';
 import { executionSchema, startedSchema } from './executionSchemas';
 import {
@@ -104,6 +105,7 @@ const bodyProperties = {
 
 export default async function processRoutes(app: FastifyInstance): Promise<void> {
   const { processes, executions } = app.services;
+  const listCache = new VersionedCache<string>();
   app.addHook('preHandler', requireUser);
 
   app.get<{ Querystring: { skip: number; limit: number; active_only: boolean } }>(
@@ -114,7 +116,17 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
         response: { 200: listResponse('processes', processSchema), ...errorResponses },
       },
     },
-    async (request) => processes.list(request.user.id, request.query, request.language),
+    async (request, reply) => {
+      // The list is the console's most polled call: its JSON is kept per user, query and language
+      // while the user's data version holds (lib/versionedCache.ts, migration 0004).
+      const { skip, limit, active_only: activeOnly } = request.query;
+      const key = `${request.user.id}|${skip}|${limit}|${activeOnly ? 1 : 0}|${request.language}`;
+      const json = await listCache.get(key, String(request.user.dataVersion), async () =>
+        // The route's response schema serializer: always a string (no custom serializer is set).
+        String(reply.serialize(await processes.list(request.user.id, request.query, request.language))),
+      );
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 
   // Before '/:id', so "stats" is never taken for an id.
