@@ -6,6 +6,7 @@ import executionRoutes from './executions';
 import healthRoutes from './health';
 import mediaRoutes from './media';
 import publicationRoutes from './publications';
+import subscriptionRoutes from './subscription';
 import processRoutes from './processes';
 import proxyRoutes from './proxies';
 import promptRoutes from './prompts';
@@ -30,4 +31,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(executionRoutes, { prefix: '/executions' });
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(publicationRoutes, { prefix: '/publications' });
+  await app.register(subscriptionRoutes, { prefix: '/subscription' });
 }

@@ -9,7 +9,9 @@ import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage'
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
 import { SecretBox } from '../lib/secrets';
+import { createAccountService } from './account';
 import { createAuthService } from './auth';
+import { createSubscriptionService } from './subscription';
 import { createChannelService } from './channels';
 import { createChatModelService } from './chatModel';
 import { createProcessService } from './processes';
@@ -82,6 +84,9 @@ export function createServices(deps: ServiceDeps) {
     ...(queue ? { enqueueRefresh: (userId: string) => enqueueStatsRefresh(queue, userId) } : {}),
   });
 
+  const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia });
+  const subscription = createSubscriptionService({ db: deps.db, now });
+
   async function health() {
     let database = 'ok';
     try {
@@ -93,7 +98,7 @@ export function createServices(deps: ServiceDeps) {
     return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
   }
 
-  return { auth, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, publications, publisher, health, secrets };
+  return { auth, account, subscription, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, publications, publisher, health, secrets };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -34,7 +34,7 @@ interface ResetConfirmBody {
 }
 
 export default async function authRoutes(app: FastifyInstance): Promise<void> {
-  const { auth } = app.services;
+  const { auth, account } = app.services;
 
   app.post<{ Body: RegisterBody }>(
     '/register',
@@ -120,6 +120,22 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       ...(await auth.changePassword(request.user, request.body)),
       detail: translate(request.language, 'auth.passwordChanged'),
     }),
+  );
+
+  // Settings, danger zone: the account and everything in it; the password confirms it.
+  app.delete<{ Body: { password: string } }>(
+    '/account',
+    {
+      preHandler: requireUser,
+      schema: {
+        body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: str(1024) } },
+        response: { 200: detailSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await account.remove(request.user, request.body.password);
+      return { detail: translate(request.language, 'auth.accountDeleted') };
+    },
   );
 
   app.post<{ Body: ResetBody }>(
