@@ -16,7 +16,10 @@
  *
  * | tag              | provided by                          | invalidated by                                  |
  * |------------------|--------------------------------------|-------------------------------------------------|
- * | User             | me                                   | updateProfile, changePassword (cache patched)   |
+ * | User             | me                                   | updateProfile, changePassword (cache patched),  |
+ * |                  |                                      | changePlan (the plan name in the top bar)       |
+ * | Subscription     | getSubscription                      | changePlan; deleteAccount ends the session,     |
+ * |                  |                                      | which drops the whole cache                     |
  * | Channel          | listChannels (LIST + rows),          | createChannel (LIST); updateChannel,            |
  * |                  | getChannel (id)                      | toggleChannel (id); deleteChannel (id + LIST)   |
  * |                  |                                      | createProcess, deleteProcess (LIST: process     |
@@ -84,9 +87,10 @@
  */
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { DEFAULT_PAGE } from '../lib/constants';
-import { sessionEnded, tokenReceived, type AuthState } from './authSlice';
+import { loggedOut, sessionEnded, tokenReceived, type AuthState } from './authSlice';
 import { baseQuery, errorMessage } from './baseQuery';
 import type {
+  AccountDeletion,
   AuthorizationUrl,
   AuthResult,
   Channel,
@@ -107,6 +111,7 @@ import type {
   LoginRequest,
   PageArgs,
   PasswordChange,
+  PlanChange,
   PasswordResetConfirm,
   Process,
   ProcessCreate,
@@ -134,6 +139,7 @@ import type {
   ProxyTestResult,
   RegisterRequest,
   StatsRefreshQueued,
+  Subscription,
   User,
   Voice,
   VoiceInput,
@@ -159,6 +165,7 @@ export const TAG_TYPES = [
   'Publication',
   'Execution',
   'Stats',
+  'Subscription',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];
@@ -273,12 +280,32 @@ export const api = createApi({
         dispatch(api.util.upsertQueryEntries([{ endpointName: 'me', arg: undefined, value: data.user }]));
       },
     }),
+    /** Settings › danger zone. Once the account is gone the session ends (and the cache with it). */
+    deleteAccount: builder.mutation<Detail, AccountDeletion>({
+      query: (body) => ({ url: '/auth/account', method: 'DELETE', body }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(loggedOut({ accountDeleted: true }));
+      },
+    }),
     /** Same answer whether the email has an account or not. */
     requestPasswordReset: builder.mutation<Detail, { email: string }>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
     confirmPasswordReset: builder.mutation<Detail, PasswordResetConfirm>({
       query: (body) => ({ url: '/auth/reset-password/confirm', method: 'POST', body }),
+    }),
+
+    // ---- subscription ---------------------------------------------------------------------
+    /** Usage moves with channels and runs: the page asks afresh each time it opens. */
+    getSubscription: builder.query<Subscription, void>({
+      query: () => '/subscription/',
+      providesTags: ['Subscription'],
+    }),
+    /** Recorded, never charged; the plan name in the top bar changes with it. */
+    changePlan: builder.mutation<Subscription, PlanChange>({
+      query: (body) => ({ url: '/subscription/', method: 'PUT', body }),
+      invalidatesTags: (result) => (result ? ['Subscription', 'User'] : []),
     }),
 
     // ---- channels -----------------------------------------------------------------------
@@ -682,6 +709,9 @@ export const {
   useMeQuery,
   useUpdateProfileMutation,
   useChangePasswordMutation,
+  useDeleteAccountMutation,
+  useGetSubscriptionQuery,
+  useChangePlanMutation,
   useRequestPasswordResetMutation,
   useConfirmPasswordResetMutation,
   useListChannelsQuery,

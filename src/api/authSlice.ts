@@ -9,9 +9,11 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 export interface AuthState {
   token: string | null;
   ended: boolean;
+  /** The session ended because the user deleted their account (the login screen says so). */
+  accountDeleted: boolean;
 }
 
-export const initialAuthState: AuthState = { token: null, ended: false };
+export const initialAuthState: AuthState = { token: null, ended: false, accountDeleted: false };
 
 export const authSlice = createSlice({
   name: 'auth',
@@ -21,11 +23,16 @@ export const authSlice = createSlice({
     tokenReceived(state, action: PayloadAction<string>) {
       state.token = action.payload;
       state.ended = false;
+      state.accountDeleted = false;
     },
-    /** The user signed out. */
-    loggedOut(state) {
-      state.token = null;
-      state.ended = false;
+    /** The user signed out, or (accountDeleted) deleted their account. */
+    loggedOut: {
+      reducer(state, action: PayloadAction<{ accountDeleted: boolean }>) {
+        state.token = null;
+        state.ended = false;
+        state.accountDeleted = action.payload.accountDeleted;
+      },
+      prepare: (options?: { accountDeleted?: boolean }) => ({ payload: { accountDeleted: options?.accountDeleted === true } }),
     },
     /** The server refused the token (401) or the session could not be validated. */
     sessionEnded(state) {
@@ -37,8 +44,9 @@ export const authSlice = createSlice({
     selectToken: (state) => state.token,
     selectIsSignedIn: (state) => state.token !== null,
     selectSessionEnded: (state) => state.ended,
+    selectAccountDeleted: (state) => state.accountDeleted,
   },
 });
 
 export const { tokenReceived, loggedOut, sessionEnded } = authSlice.actions;
-export const { selectToken, selectIsSignedIn, selectSessionEnded } = authSlice.selectors;
+export const { selectToken, selectIsSignedIn, selectSessionEnded, selectAccountDeleted } = authSlice.selectors;

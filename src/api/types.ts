@@ -57,6 +57,32 @@ export interface PasswordChange {
   new_password: string;
 }
 
+/** Settings › danger zone: the password confirms the deletion. */
+export interface AccountDeletion {
+  password: string;
+}
+
+/** GET /subscription/: the plan, its billing, the next billing date and this month's real usage. */
+export interface Subscription {
+  plan: string;
+  plan_name: string;
+  billing_period: BillingPeriod;
+  channels_limit: number;
+  period_start: string;
+  next_billing_date: string;
+  usage: {
+    channels: number;
+    videos_this_month: number;
+    api_calls_this_month: number;
+    month_start: string;
+  };
+}
+
+export interface PlanChange {
+  plan: string;
+  billing_period: BillingPeriod;
+}
+
 export interface PasswordResetConfirm {
   token: string;
   new_password: string;

@@ -18,6 +18,8 @@ export interface FormDialogProps {
   submitLabel?: string;
   savingLabel?: string;
   maxWidth?: 'xs' | 'sm' | 'md';
+  /** A destructive submit (deleting an account) gets the error colour. */
+  destructive?: boolean;
   children: ReactNode;
 }
 
@@ -34,6 +36,7 @@ export function FormDialog({
   submitLabel,
   savingLabel,
   maxWidth = 'sm',
+  destructive = false,
   children,
 }: FormDialogProps) {
   const { t } = useTranslation();
@@ -51,7 +54,7 @@ export function FormDialog({
         <Button onClick={onClose} disabled={saving} color="inherit">
           {t('actions.cancel')}
         </Button>
-        <Button type="submit" variant="contained" disabled={saving}>
+        <Button type="submit" variant="contained" color={destructive ? 'error' : 'primary'} disabled={saving}>
           {saving ? (savingLabel ?? t('actions.saving')) : (submitLabel ?? t('actions.save'))}
         </Button>
       </DialogActions>

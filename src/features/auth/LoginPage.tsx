@@ -9,7 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
-import { errorMessage, errorStatus, selectSessionEnded, useLoginMutation } from '../../api';
+import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
 import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../components';
 import { AuthCard } from './AuthCard';
 import { loginSchema, type LoginValues } from './schemas';
@@ -22,6 +22,7 @@ export default function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
   const [login] = useLoginMutation();
   const sessionEnded = useSelector(selectSessionEnded);
+  const accountDeleted = useSelector(selectAccountDeleted);
   const {
     control,
     handleSubmit,
@@ -42,6 +43,11 @@ export default function LoginPage() {
   const hasErrors = Object.keys(errors).length > 0;
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
+      {accountDeleted && !hasErrors && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {t('login.accountDeleted')}
+        </Alert>
+      )}
       {sessionEnded && !hasErrors && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('login.sessionEnded')}

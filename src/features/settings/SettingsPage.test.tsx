@@ -24,19 +24,6 @@ describe('SettingsPage', () => {
     expect(menuItems()).toEqual(['Profile', 'Security', 'YouTube API', 'Voices', 'Proxies', 'ChatGPT API', 'Danger zone']);
   });
 
-  it('says plainly which panels come later, with no make-believe form', async () => {
-    const { user } = renderSettings(null, {}, { user: adminUser });
-    expect(await screen.findByRole('tab', { name: 'Voices' })).toBeInTheDocument();
-
-    expect(await screen.findByText('Editing your profile arrives in an upcoming release.')).toBeInTheDocument();
-    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
-    await user.click(screen.getByRole('tab', { name: 'Security' }));
-    expect(await screen.findByText(/Changing your password here arrives in an upcoming release/)).toBeInTheDocument();
-    await user.click(screen.getByRole('tab', { name: 'Danger zone' }));
-    expect(await screen.findByText('Deleting your account arrives in an upcoming release.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /delete/i })).not.toBeInTheDocument();
-  });
-
   it('keeps the selected panel in the address (?tab=), so a reload opens it again', async () => {
     const emptyList = reply(200, { youtube_apis: [], total: 0, oauth_redirect_uri: 'x' });
     const { user, unmount } = renderSettings('chat-model', {

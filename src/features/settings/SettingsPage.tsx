@@ -19,9 +19,11 @@ import { PageHeader } from '../../components';
 import { useFeedback } from '../../components/Feedback';
 import type { SettingsBanner } from './banner';
 import { ChatModelPanel } from './chatModel/ChatModelPanel';
-import { PlannedPanel, type PlannedSection } from './PlannedPanel';
+import { DangerZonePanel } from './dangerZone/DangerZonePanel';
+import { ProfilePanel } from './profile/ProfilePanel';
 import { ProxiesPanel } from './proxies/ProxiesPanel';
 import { MENU_KEY, sectionOf, sectionsFor, type Section } from './sections';
+import { SecurityPanel } from './security/SecurityPanel';
 import { VoicesPanel } from './voices/VoicesPanel';
 import { YoutubeApiPanel } from './youtube/YoutubeApiPanel';
 
@@ -77,8 +79,14 @@ export default function SettingsPage() {
     case 'chat-model':
       panel = <ChatModelPanel banner={banner} />;
       break;
+    case 'security':
+      panel = <SecurityPanel banner={banner} />;
+      break;
+    case 'danger-zone':
+      panel = <DangerZonePanel banner={banner} />;
+      break;
     default:
-      panel = <PlannedPanel section={MENU_KEY[current] as PlannedSection} />;
+      panel = <ProfilePanel banner={banner} />;
   }
 
   return (

@@ -1,0 +1,82 @@
+import { screen, within } from '@testing-library/react';
+import { reply, testUser } from '../../../testing';
+import { renderSettings } from '../testing';
+
+describe('Profile panel', () => {
+  it('shows the name, email and time zone, and saves them through PUT /auth/profile', async () => {
+    const { user, server } = renderSettings('profile', {
+      'PUT /auth/profile': (request) => reply(200, { ...testUser, ...(request.body as object) }),
+    });
+
+    const name = await screen.findByLabelText(/^Full name/);
+    expect(name).toHaveValue(testUser.name);
+    expect(screen.getByLabelText(/^Email/)).toHaveValue(testUser.email);
+    const zone = screen.getByRole('combobox', { name: /^Time zone/ });
+    expect((zone as HTMLInputElement).value).toMatch(/^America\/Sao Paulo/);
+
+    await user.clear(name);
+    await user.type(name, 'Ana Souza');
+    await user.click(zone);
+    await user.clear(zone);
+    await user.type(zone, 'Lisbon');
+    await user.click(await screen.findByRole('option', { name: /^Europe\/Lisbon/ }));
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+
+    expect(await screen.findByText('Profile updated successfully')).toBeInTheDocument();
+    expect(server.calls('PUT /auth/profile')[0]!.body).toEqual({ name: 'Ana Souza', email: testUser.email, time_zone: 'Europe/Lisbon' });
+  });
+
+  it('requires name and email, and sends nothing until they are there', async () => {
+    const { user, server } = renderSettings('profile');
+
+    const name = await screen.findByLabelText(/^Full name/);
+    await user.clear(name);
+    const email = screen.getByLabelText(/^Email/);
+    await user.clear(email);
+    await user.type(email, 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(server.calls('PUT /auth/profile')).toHaveLength(0);
+  });
+
+  it('shows the server’s message when the save fails (a taken email), in Portuguese too', async () => {
+    const { user } = renderSettings(
+      'profile',
+      { 'PUT /auth/profile': reply(409, { detail: 'Já existe uma conta com este e-mail' }) },
+      { language: 'pt' },
+    );
+
+    const email = await screen.findByLabelText(/^E-mail/);
+    await user.clear(email);
+    await user.type(email, 'taken@example.com');
+    await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Já existe uma conta com este e-mail');
+  });
+
+  it('falls back to the generic failure message without one from the server', async () => {
+    const { user } = renderSettings('profile', { 'PUT /auth/profile': reply(500, 'oops', { contentType: 'text/plain' }) });
+
+    await screen.findByLabelText(/^Full name/);
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update profile');
+  });
+
+  it('clears the banner before each submit', async () => {
+    let fail = true;
+    const { user } = renderSettings('profile', {
+      'PUT /auth/profile': () => (fail ? reply(422, { detail: 'Unknown time zone: Mars/Base' }) : reply(200, testUser)),
+    });
+    await screen.findByLabelText(/^Full name/);
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Unknown time zone: Mars/Base');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+    const banner = await screen.findByRole('status');
+    expect(within(banner).getByText('Profile updated successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

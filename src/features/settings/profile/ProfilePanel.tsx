@@ -1,0 +1,113 @@
+import { yupResolver } from '@hookform/resolvers/yup';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { errorDetail, useMeQuery, useUpdateProfileMutation, type User } from '../../../api';
+import { LoadErrorAlert, TextInput } from '../../../components';
+import { ListSkeleton } from '../../../components/Skeletons';
+import { browserTimeZone } from '../../../lib/dates';
+import type { PanelProps, SettingsBanner } from '../banner';
+import { PanelHeader } from '../PanelHeader';
+import { profileSchema, profileValuesOf, type ProfileValues } from './schema';
+import { TimeZoneInput } from './TimeZoneInput';
+
+/**
+ * Settings › Profile: name, email and time zone, saved through PUT /auth/profile. The time zone
+ * places publication times ("the day after, at 09:00" happens in it).
+ */
+export function ProfilePanel({ banner }: PanelProps) {
+  const { t } = useTranslation('settings');
+  const { data: user, error, isLoading, isError, isFetching, refetch } = useMeQuery();
+
+  useEffect(() => {
+    if (isError) console.error('Failed to load the profile', error);
+  }, [isError, error]);
+
+  let content;
+  if (isLoading) content = <ListSkeleton rows={3} />;
+  else if (!user)
+    content = (
+      <LoadErrorAlert
+        message={t('profile.loadFailed')}
+        reason={errorDetail(error)}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  else content = <ProfileForm user={user} banner={banner} />;
+  return (
+    <>
+      <PanelHeader title={t('menu.profile')} subtitle={t('profile.subtitle')} />
+      {content}
+    </>
+  );
+}
+
+function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
+  const { t } = useTranslation(['settings', 'common']);
+  const [updateProfile] = useUpdateProfileMutation();
+  const {
+    control,
+    handleSubmit,
+    reset,
+    setValue,
+    formState: { isSubmitting, isDirty },
+  } = useForm<ProfileValues>({
+    resolver: yupResolver(profileSchema),
+    mode: 'onTouched',
+    defaultValues: profileValuesOf(user),
+  });
+  const here = browserTimeZone();
+
+  const onSubmit = async (values: ProfileValues) => {
+    banner.clear();
+    try {
+      const saved = await updateProfile({ name: values.name.trim(), email: values.email.trim(), time_zone: values.time_zone }).unwrap();
+      reset(profileValuesOf(saved));
+      banner.show('success', t('profile.messages.updated'));
+    } catch (failure) {
+      console.error('Failed to update the profile', failure);
+      banner.show('error', errorDetail(failure) ?? t('profile.messages.updateFailed'));
+    }
+  };
+
+  return (
+    <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSubmit)} sx={{ p: 2.5, maxWidth: 640 }}>
+      <Stack spacing={2.5}>
+        <TextInput<ProfileValues> name="name" control={control} label={t('profile.name')} autoComplete="name" required />
+        <TextInput<ProfileValues>
+          name="email"
+          control={control}
+          label={t('profile.email')}
+          type="email"
+          autoComplete="email"
+          required
+        />
+        <Box>
+          <TimeZoneInput control={control} label={t('profile.timeZone')} helperText={t('profile.timeZoneHint')} />
+          {user.time_zone !== here && (
+            <Button
+              size="small"
+              onClick={() => setValue('time_zone', here, { shouldDirty: true, shouldValidate: true })}
+              sx={{ mt: 0.5 }}
+            >
+              {t('profile.useBrowserZone', { zone: here })}
+            </Button>
+          )}
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            {isSubmitting ? t('common:actions.saving') : t('profile.save')}
+          </Button>
+          <Button color="inherit" disabled={isSubmitting || !isDirty} onClick={() => reset(profileValuesOf(user))}>
+            {t('profile.discard')}
+          </Button>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}
