@@ -20,7 +20,9 @@ afterAll(async () => {
 const texts = { title: 't', premise: 'p', narrative_prompt: 'n', chapter_1: 'c1', next_chapters: 'cn', final_chapter: 'cf' };
 
 /** A user with a channel, a configuration, a chat-model key, a process with an execution and its media, and a publication. */
-async function populated(as?: { token: string; user: { id: string } }, promptId = BUILTIN_DRAMA) {
+type Account = Awaited<ReturnType<typeof signUp>>;
+
+async function populated(as?: Account, promptId = BUILTIN_DRAMA) {
   const who = as ?? (await signUp(ctx.app));
   const { token } = who;
   const suffix = Math.random().toString(36).slice(2, 8);
@@ -134,7 +136,7 @@ describe('the subscription', () => {
       usage: { channels: 0, videos_this_month: 0, api_calls_this_month: 0, month_start: '2026-03-01T00:00:00.000Z' },
     });
 
-    const mine2 = await populated({ token, user: mine.user });
+    const mine2 = await populated({ ...mine, token });
     await ctx.database.db.update(executions).set({ createdAt: ctx.clock.now }).where(eq(executions.id, mine2.execution.id));
     // One call this month, one last month.
     await ctx.database.db.insert(apiCalls).values([
