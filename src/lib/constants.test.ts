@@ -1,4 +1,4 @@
-import { ANNUAL_PRICE_USD, DEFAULT_PAGE, DEFAULT_PLAN, MONTHLY_PRICE_USD, PASSWORD_MIN_LENGTH, PLANS } from './constants';
+import { ANNUAL_PRICE_USD, DEFAULT_PAGE, DEFAULT_PLAN, MONTHLY_PRICE_USD, PASSWORD_MIN_LENGTH, PLANS, annualPlanPrice, planById, planPrice } from './constants';
 
 describe('constants (spec §9)', () => {
   it('prices the annual sign-up plan at 12 months less 20 percent, rounded', () => {
@@ -21,5 +21,12 @@ describe('constants (spec §9)', () => {
     ]);
     expect(PLANS.filter((plan) => plan.popular).map((plan) => plan.id)).toEqual(['professional']);
     expect(DEFAULT_PLAN).toBe('starter');
+  });
+
+  it('prices annual plans at twelve months less 20 percent, to the cent', () => {
+    expect(PLANS.map(annualPlanPrice)).toEqual([479.04, 719.04, 863.04, 1151.04, 1544.64]);
+    expect(planPrice(planById('basic'), 'monthly')).toBe(74.9);
+    expect(planPrice(planById('basic'), 'annual')).toBe(719.04);
+    expect(planById('no-such-plan').id).toBe('starter');
   });
 });

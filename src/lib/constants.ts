@@ -23,22 +23,97 @@ export const PLAN_CURRENCY = 'BRL';
 export const PLAN_IDS = ['starter', 'basic', 'professional', 'business', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
+/** What a plan card lists besides its channels and unlimited processes (spec §3, Plan features). */
+export const PLAN_FEATURES = [
+  'automaticGeneration',
+  'emailSupport',
+  'prioritySupport',
+  'dedicatedSupport',
+  'basicAnalytics',
+  'advancedAnalytics',
+  'basicScheduling',
+  'advancedScheduling',
+] as const;
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
+
 export interface Plan {
   id: PlanId;
   name: string;
   channels: number;
+  /** Per month, in BRL. */
   price: number;
   currency: typeof PLAN_CURRENCY;
   popular: boolean;
+  features: readonly PlanFeature[];
 }
 
 export const PLANS: readonly Plan[] = [
-  { id: 'starter', name: 'Starter', channels: 1, price: 49.9, currency: PLAN_CURRENCY, popular: false },
-  { id: 'basic', name: 'Basic', channels: 2, price: 74.9, currency: PLAN_CURRENCY, popular: false },
-  { id: 'professional', name: 'Professional', channels: 5, price: 89.9, currency: PLAN_CURRENCY, popular: true },
-  { id: 'business', name: 'Business', channels: 10, price: 119.9, currency: PLAN_CURRENCY, popular: false },
-  { id: 'enterprise', name: 'Enterprise', channels: 20, price: 160.9, currency: PLAN_CURRENCY, popular: false },
+  {
+    id: 'starter',
+    name: 'Starter',
+    channels: 1,
+    price: 49.9,
+    currency: PLAN_CURRENCY,
+    popular: false,
+    features: ['automaticGeneration', 'emailSupport', 'basicAnalytics', 'basicScheduling'],
+  },
+  {
+    id: 'basic',
+    name: 'Basic',
+    channels: 2,
+    price: 74.9,
+    currency: PLAN_CURRENCY,
+    popular: false,
+    features: ['automaticGeneration', 'emailSupport', 'basicAnalytics', 'advancedScheduling'],
+  },
+  {
+    id: 'professional',
+    name: 'Professional',
+    channels: 5,
+    price: 89.9,
+    currency: PLAN_CURRENCY,
+    popular: true,
+    features: ['automaticGeneration', 'prioritySupport', 'advancedAnalytics', 'advancedScheduling'],
+  },
+  {
+    id: 'business',
+    name: 'Business',
+    channels: 10,
+    price: 119.9,
+    currency: PLAN_CURRENCY,
+    popular: false,
+    features: ['automaticGeneration', 'prioritySupport', 'advancedAnalytics', 'advancedScheduling'],
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    channels: 20,
+    price: 160.9,
+    currency: PLAN_CURRENCY,
+    popular: false,
+    features: ['automaticGeneration', 'dedicatedSupport', 'advancedAnalytics', 'advancedScheduling'],
+  },
 ];
+
+/**
+ * Annual billing (docs/decisions.md): twelve months less the sign-up's 20 percent, to the cent,
+ * billed once a year. Starter: 49.90 x 12 x 0.8 = R$ 479,04 a year (R$ 39,92 a month).
+ */
+export const ANNUAL_PLAN_DISCOUNT = ANNUAL_DISCOUNT;
+
+export function annualPlanPrice(plan: Pick<Plan, 'price'>): number {
+  return Math.round(plan.price * 12 * (1 - ANNUAL_PLAN_DISCOUNT) * 100) / 100;
+}
+
+/** What a plan costs per billing period: the monthly price, or the annual one. */
+export function planPrice(plan: Pick<Plan, 'price'>, billing: BillingPeriod): number {
+  return billing === 'annual' ? annualPlanPrice(plan) : plan.price;
+}
+
+export function planById(id: string | undefined): Plan {
+  return PLANS.find((plan) => plan.id === id) ?? PLANS.find((plan) => plan.id === DEFAULT_PLAN)!;
+}
+
 export const DEFAULT_PLAN: PlanId = 'starter';
 
 /** Processes run every few days; the first execution is that many days after creation. */
@@ -113,6 +188,3 @@ export type VoiceGender = (typeof VOICE_GENDERS)[number];
 /** Channels. */
 export const DEFAULT_MIN_VIEWS = 0;
 
-/** Subscription placeholders (spec §9: fixed figures, no call). */
-export const USAGE_PLACEHOLDER = { channels: 2, videos: 15, apiCalls: 1247 } as const;
-export const NEXT_BILLING_DAYS = 30;
