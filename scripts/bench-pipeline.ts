@@ -1,7 +1,7 @@
 /**
  * `npm run bench:pipeline`: one 3-chapter story end to end, as the engine runs it in production,
- * against the fake chat-model server (the only network part), with espeak-ng narration and
- * locally drawn scene cards; prints the time of each step. Everything runs in a temporary
+ * against the fake chat-model server and the fake YouTube (the network parts), with espeak-ng
+ * narration and locally drawn scene cards; prints the time of each step, the upload included. Everything runs in a temporary
  * DATA_DIR on the embedded database, removed at the end.
  */
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db';
 import { memoryMailer } from '../server/src/providers/mailer';
 import { createEngine } from '../server/src/pipeline/engine';
+import { startFakeGoogle } from '../server/fakes/google';
 import { startFakeOpenAI } from '../server/fakes/openai';
 import { createStoryResponder } from '../server/fakes/storyResponder';
 
@@ -22,11 +23,17 @@ const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipeline-'));
   const fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  const google = await startFakeGoogle();
+  google.addClient('bench.apps.googleusercontent.com', 'GOCSPX-bench');
+  const account = google.addAccount([{ id: 'UC_bench_channel', title: 'Bench', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
   const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     OPENAI_BASE_URL: fake.url,
+    GOOGLE_AUTH_URL: google.authUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    YOUTUBE_API_URL: google.apiUrl,
     IMAGE_PROVIDER: 'local',
     STORY_CHAPTERS: String(CHAPTERS),
     WEB_DIR: path.join(dataDir, 'no-web'),
@@ -64,7 +71,13 @@ async function main(): Promise<void> {
     const youtubeApi = await request(
       'POST',
       '/youtube-apis/',
-      { name: 'Bench', channel_id: 'UC_bench_channel', client_id: 'bench.apps.googleusercontent.com', client_secret: 'GOCSPX-bench' },
+      {
+        name: 'Bench',
+        channel_id: 'UC_bench_channel',
+        client_id: 'bench.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-bench',
+        refresh_token: google.issueRefreshToken('bench.apps.googleusercontent.com', account),
+      },
       token,
     );
     const process = await request(
@@ -92,7 +105,7 @@ async function main(): Promise<void> {
     const wall = (performance.now() - started) / 1000;
     const execution = await request('GET', `/executions/${executionId}`, undefined, token);
 
-    console.log(`bench:pipeline — a ${CHAPTERS}-chapter story, fake chat model, espeak-ng narration, local scene cards`);
+    console.log(`bench:pipeline — a ${CHAPTERS}-chapter story, fake chat model and YouTube, espeak-ng narration, local scene cards`);
     console.log(`story: "${execution.story_title}", video ${execution.video_duration_seconds ?? '?'} s\n`);
     console.log('step                 time (s)  status');
     for (const step of execution.steps as Array<{ key: string; status: string; duration_ms: number | null }>) {
@@ -105,6 +118,7 @@ async function main(): Promise<void> {
     await app.close();
     await database.close();
     await fake.close();
+    await google.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

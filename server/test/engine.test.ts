@@ -222,7 +222,14 @@ describe('a full run', () => {
 
     // The files of every step.
     const files = fs.readdirSync(mediaDir(executionId));
-    expect(files).toEqual(expect.arrayContaining(['chapter-1.wav', 'chapter-2.wav', 'scene-1.png', 'scene-4.png', 'video.mp4', 'thumbnail.jpg']));
+    expect(files).toEqual(
+      expect.arrayContaining(['texts.json', 'story.json', 'chapter-1.wav', 'chapter-2.wav', 'scene-1.png', 'scene-4.png', 'video.mp4', 'thumbnail.jpg']),
+    );
+    const texts = JSON.parse(fs.readFileSync(path.join(mediaDir(executionId), 'texts.json'), 'utf8'));
+    expect(texts).toEqual({ language: 'pt', title: done.story_title, premise: expect.any(String) });
+    const story = JSON.parse(fs.readFileSync(path.join(mediaDir(executionId), 'story.json'), 'utf8'));
+    expect(story.chapters).toHaveLength(2);
+    expect(story.title).toBe(done.story_title);
     const info = probe(path.join(mediaDir(executionId), 'video.mp4'));
     const video = info.streams.find((s) => s.codec_type === 'video')!;
     const audio = info.streams.find((s) => s.codec_type === 'audio')!;
@@ -379,6 +386,22 @@ describe('each failing step ends the run in error with what to do', () => {
     expect((await execution(id, 'pt')).error).toBe('Este processo ainda não pode ser executado: escolha uma voz');
   });
 
+  test('step 1: a configuration never authorized on YouTube, before any paid call', async () => {
+    const unauthorized = (
+      await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+        token,
+        body: { name: 'Never authorized', channel_id: 'UC_engine_test', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x' },
+      })
+    ).json().id;
+    const id = await execute(await createProcess({ youtube_api_id: unauthorized }));
+    await run(id);
+    const failed = await execution(id);
+    expect(failed).toMatchObject({ status: 'error', current_step: 0 });
+    expect(failed.error).toMatch(/^Authorize the YouTube API configuration of this process in Settings/);
+    expect(fake.requests).toHaveLength(0);
+    await call(ctx.app, 'DELETE', `/api/v1/youtube-apis/${unauthorized}`, { token });
+  });
+
   test('step 2: the chat model refuses the key', async () => {
     const processId = await createProcess();
     const id = await execute(processId);
@@ -529,6 +552,33 @@ describe('outbound calls', () => {
       await run(direct);
       expect((await execution(direct)).current_step).toBe(2);
       expect(proxy.tunnels.length).toBe(before);
+    } finally {
+      await call(ctx.app, 'DELETE', `/api/v1/proxies/${created.json().id}`, { token: admin });
+      await proxy.close();
+    }
+  });
+});
+
+describe('publishing through a proxy', () => {
+  test('the token refresh, the upload and the thumbnail go through the admins’ active proxy too', async () => {
+    const proxy = await startHttpProxy({ username: 'youtube', password: 'tunnel-pass' });
+    // The admin of the test before, or a new one when this test runs alone.
+    const login = await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email: TEST_ADMIN_EMAIL, password: 'secret123' } });
+    const admin: string = login.statusCode === 200 ? login.json().access_token : (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
+    const created = await call(ctx.app, 'POST', '/api/v1/proxies/', {
+      token: admin,
+      body: { name: 'Outbound', url: `http://youtube:tunnel-pass@127.0.0.1:${proxy.port}` },
+    });
+    expect(created.statusCode).toBe(201);
+    try {
+      const uploads = google.uploads.length;
+      const id = await execute(await createProcess());
+      await run(id);
+      expect(await execution(id)).toMatchObject({ status: 'completed' });
+      expect(google.uploads).toHaveLength(uploads + 1);
+      const googleHost = new URL(google.url).host;
+      expect(proxy.tunnels.filter((t) => t === googleHost).length).toBeGreaterThan(0);
+      expect(proxy.refusals).toBe(0);
     } finally {
       await call(ctx.app, 'DELETE', `/api/v1/proxies/${created.json().id}`, { token: admin });
       await proxy.close();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { createStoryResponder } from '../fakes/storyResponder';
 import { createEngine, type Engine } from '../src/pipeline/engine';
@@ -15,6 +16,7 @@ const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let fake: FakeOpenAI;
+let google: FakeGoogle;
 let ctx: TestContext;
 let engine: Engine;
 let token: string;
@@ -26,7 +28,18 @@ let firstRun: string;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: createStoryResponder() });
-  ctx = await buildTestApp({ OPENAI_BASE_URL: fake.url, IMAGE_PROVIDER: 'openai', STORY_CHAPTERS: '2' }, { enqueue: async () => null });
+  google = await startFakeGoogle();
+  ctx = await buildTestApp(
+    {
+      OPENAI_BASE_URL: fake.url,
+      IMAGE_PROVIDER: 'openai',
+      STORY_CHAPTERS: '2',
+      GOOGLE_AUTH_URL: google.authUrl,
+      GOOGLE_TOKEN_URL: google.tokenUrl,
+      YOUTUBE_API_URL: google.apiUrl,
+    },
+    { enqueue: async () => null },
+  );
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
   const admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
   voice = (
@@ -36,12 +49,22 @@ beforeAll(async () => {
     })
   ).json().id;
   ({ token } = await signUp(ctx.app));
+  google.addClient('m.apps.googleusercontent.com', 'GOCSPX-m');
   await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: 'sk-openai-media-0123456789' } });
   channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_openai_media', name: 'M' } })).json().id;
   config = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
-      body: { name: 'M', channel_id: 'UC_openai_media', client_id: 'm.apps.googleusercontent.com', client_secret: 'GOCSPX-m' },
+      body: {
+        name: 'M',
+        channel_id: 'UC_openai_media',
+        client_id: 'm.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-m',
+        refresh_token: google.issueRefreshToken(
+          'm.apps.googleusercontent.com',
+          google.addAccount([{ id: 'UC_openai_media', title: 'M', subscriberCount: 0, videoCount: 0, viewCount: 0 }]),
+        ),
+      },
     })
   ).json().id;
 });
@@ -49,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await fake.close();
+  await google.close();
 });
 
 async function startRun(): Promise<string> {
@@ -64,13 +88,14 @@ async function startRun(): Promise<string> {
 
 const get = async (id: string) => (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token })).json();
 
-test('narration by OpenAI speech with the voice, images by OpenAI images, then the render', async () => {
+test('narration by OpenAI speech with the voice, images by OpenAI images, then the render and the upload', async () => {
   fake.reset();
   const id = await startRun();
   firstRun = id;
   await engine.run(id);
   const done = await get(id);
-  expect(done).toMatchObject({ status: 'error', current_step: 6 });
+  expect(done).toMatchObject({ status: 'completed', current_step: 6 });
+  expect(google.uploads).toHaveLength(1);
   const speech = fake.requests.filter((r) => r.path === '/v1/audio/speech');
   expect(speech).toHaveLength(2);
   expect(speech[0]!.body).toMatchObject({ voice: 'nova', response_format: 'wav', model: 'gpt-4o-mini-tts' });

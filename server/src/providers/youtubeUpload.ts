@@ -65,11 +65,20 @@ export interface ChannelStats {
 }
 
 /**
- * Why publishing failed. `quota`: quotaExceeded or rateLimitExceeded; `upload_limit`: the
+ * Why publishing failed. `quota`: quotaExceeded (the day's quota is spent); `rate_limit`: a 429 or
+ * rateLimitExceeded/userRateLimitExceeded (too fast: retried with backoff); `upload_limit`: the
  * channel may not upload more videos for now (uploadLimitExceeded); `invalid_grant`: the refresh
  * token was revoked or expired; `unauthorized`: Google refused the client or the access.
  */
-export type PublishErrorKind = 'quota' | 'upload_limit' | 'invalid_grant' | 'unauthorized' | 'not_found' | 'network' | 'other';
+export type PublishErrorKind =
+  | 'quota'
+  | 'rate_limit'
+  | 'upload_limit'
+  | 'invalid_grant'
+  | 'unauthorized'
+  | 'not_found'
+  | 'network'
+  | 'other';
 
 export class PublishError extends Error {
   constructor(
@@ -107,6 +116,9 @@ export function toPublishError(error: unknown): PublishError {
   const classified = classifyGoogleError(error);
   const { status, message } = classified;
   if (reason === 'uploadLimitExceeded') return new PublishError('upload_limit', message, status, reason);
+  if (reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded' || status === 429) {
+    return new PublishError('rate_limit', message, status, reason);
+  }
   switch (classified.kind) {
     case 'quota':
       return new PublishError('quota', message, status, reason);
@@ -125,9 +137,9 @@ export function toPublishError(error: unknown): PublishError {
   }
 }
 
-/** A network failure, a time-out or a server error; 4xx answers (quota included) are final. */
+/** A network failure, a time-out, a rate limit or a server error; other 4xx answers (quota included) are final. */
 function isRetryable(error: PublishError): boolean {
-  if (error.kind === 'network') return true;
+  if (error.kind === 'network' || error.kind === 'rate_limit') return true;
   if (error.kind !== 'other' || error.status === undefined) return false;
   return error.status >= 500 || error.status === 408;
 }
@@ -201,19 +213,24 @@ export function createYoutubePublisher(
   /** Retries are ours (counted, with our back-off), never gaxios'. */
   const callOptions = { retry: false, timeout: timeoutMs };
 
-  function oauthClient(credentials: PublisherCredentials): OAuth2Client {
+  /**
+   * The OAuth client every call goes through (token refresh included); with `proxyUrl` (an admin's
+   * http(s) proxy) gaxios tunnels each request through it.
+   */
+  function oauthClient(credentials: PublisherCredentials, proxyUrl?: string): OAuth2Client {
     const auth = new OAuth2Client({
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
       redirectUri: credentials.redirectUri,
       endpoints: { oauth2TokenUrl: endpoints.tokenUrl, oauth2AuthBaseUrl: endpoints.authUrl },
+      ...(proxyUrl ? { transporterOptions: { proxy: proxyUrl } } : {}),
     });
     auth.setCredentials({ refresh_token: credentials.refreshToken });
     return auth;
   }
 
-  function api(credentials: PublisherCredentials): youtube_v3.Youtube {
-    return youtube({ version: 'v3', auth: oauthClient(credentials), rootUrl: endpoints.apiUrl, timeout: timeoutMs });
+  function api(credentials: PublisherCredentials, proxyUrl?: string): youtube_v3.Youtube {
+    return youtube({ version: 'v3', auth: oauthClient(credentials, proxyUrl), rootUrl: endpoints.apiUrl, timeout: timeoutMs });
   }
 
   /** Exponential back-off with a little jitter; rejects with the signal's reason when aborted. */
@@ -332,11 +349,13 @@ export function createYoutubePublisher(
     session?: UploadSession | null;
     onSession(session: UploadSession): Promise<void>;
     signal?: AbortSignal;
+    /** An http(s) proxy every request goes through. */
+    proxyUrl?: string;
   }): Promise<{ videoId: string }> {
     const { signal } = input;
     const total = (await fs.stat(input.file)).size;
     if (total === 0) throw new PublishError('other', 'The video file is empty');
-    const auth = oauthClient(input.credentials);
+    const auth = oauthClient(input.credentials, input.proxyUrl);
     let session = input.session?.uri && input.session.total === total ? input.session : null;
     /** Where the next chunk starts; null: ask YouTube first. */
     let offset: number | null = session ? null : 0;
@@ -392,12 +411,12 @@ export function createYoutubePublisher(
   }
 
   /** thumbnails.set with the image as the media body (JPEG, or PNG by its signature), at most 2 MB. */
-  async function setThumbnail(input: { credentials: PublisherCredentials; videoId: string; file: string }): Promise<void> {
+  async function setThumbnail(input: { credentials: PublisherCredentials; videoId: string; file: string; proxyUrl?: string }): Promise<void> {
     const image = await fs.readFile(input.file);
     if (image.length > THUMBNAIL_MAX_BYTES)
       throw new PublishError('other', `The thumbnail is larger than ${THUMBNAIL_MAX_BYTES} bytes`);
     const isPng = image.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    const yt = api(input.credentials);
+    const yt = api(input.credentials, input.proxyUrl);
     // googleapis ignores the client's rootUrl for media uploads: it must come with the call.
     await withRetry(() =>
       yt.thumbnails.set(

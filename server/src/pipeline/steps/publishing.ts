@@ -82,6 +82,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         session: session?.uri ? session : null,
         onSession: (next) => services.publications.saveUploadSession(publication.id, { ...next }),
         signal: ctx.signal,
+        ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
       }));
       await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert');
       await services.publications.uploaded(publication.id, videoId);
@@ -97,7 +98,12 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
 
   // A thumbnail YouTube refuses (an unverified channel cannot set one) does not undo the upload.
   try {
-    await services.publisher.setThumbnail({ credentials, videoId, file: path.join(ctx.workDir, MEDIA_FILES.thumbnail) });
+    await services.publisher.setThumbnail({
+      credentials,
+      videoId,
+      file: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
+      ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
+    });
     await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set');
   } catch (error) {
     ctx.log.warn({ executionId: execution.id, err: error }, 'thumbnail not set');

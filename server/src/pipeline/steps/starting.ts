@@ -3,9 +3,10 @@ import { resolveFfmpeg } from '../media/ffmpeg';
 import { StepFailure, type StepContext } from '../context';
 
 /**
- * Step 1: everything the run needs is there — the process's channel, enabled API configuration,
- * active prompt with texts in its language and active voice; the user's chat-model key; the
- * voice's speech engine; ffmpeg. A missing one ends the run with what to fix.
+ * Step 1: everything the run needs is there — the process's channel, enabled API configuration
+ * authorized on YouTube, active prompt with texts in its language and active voice; the user's
+ * chat-model key; the voice's speech engine; ffmpeg. A missing one ends the run with what to fix,
+ * before any paid call is made.
  */
 export async function starting(ctx: StepContext): Promise<void> {
   const process = await ctx.services.processes.get(ctx.userId, ctx.process.id);
@@ -18,6 +19,10 @@ export async function starting(ctx: StepContext): Promise<void> {
   }
   if (!(await ctx.services.chatModel.credentialsFor(ctx.userId))) {
     throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+  }
+  // Publishing needs the configuration's authorization: without it the story would be paid for and never uploaded.
+  if (!(await ctx.services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: ctx.process.youtubeApiId }))) {
+    throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
   }
   const voice = process.voice_id ? await ctx.services.runs.voice(process.voice_id) : undefined;
   if (voice?.provider === 'elevenlabs' && !ctx.config.elevenlabsApiKey) {

@@ -1,6 +1,7 @@
 import { FALLBACK_TEXTS, cleanProse, fill, languageName } from '../story';
 import type { StepContext } from '../context';
 import { ask } from './chat';
+import { TEXT_FILES, writeOutput } from './outputs';
 import { systemOf, textsOf } from './texts';
 
 /**
@@ -35,4 +36,5 @@ export async function creatingStory(ctx: StepContext): Promise<void> {
     ctx.checkpoint.story = story;
     await ctx.save();
   }
+  await writeOutput(ctx, TEXT_FILES.story, { language: ctx.language, title, premise, ...story });
 }

@@ -2,6 +2,7 @@ import { FALLBACK_TEXTS, cleanProse, cleanTitle, fill, languageName } from '../s
 import { StepFailure, type StepContext } from '../context';
 import { normalizeTitle } from '../../services/executionRuns';
 import { ask } from './chat';
+import { TEXT_FILES, writeOutput } from './outputs';
 
 /** Attempts at a title this process has not made yet before the run gives up. */
 export const TITLE_ATTEMPTS = 3;
@@ -58,4 +59,5 @@ export async function generatingTexts(ctx: StepContext): Promise<void> {
   const premiseInstruction = fill(texts.premise.trim() || FALLBACK_TEXTS.premise, { language, title });
   const premise = cleanProse(await ask(ctx, 'chat.premise', system, premiseInstruction, 'pipeline.textsFailed'));
   ctx.checkpoint.texts = { title, premise };
+  await writeOutput(ctx, TEXT_FILES.texts, { language: ctx.language, title, premise });
 }
