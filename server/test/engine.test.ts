@@ -295,6 +295,9 @@ describe('a full run', () => {
     expect(google.uploads).toHaveLength(1);
     const upload = google.uploads[0]!;
     const expectedAt = publishAtFor(new Date(done.started_at), '09:00', 'America/Sao_Paulo');
+    expect((upload.metadata as { snippet: { tags: string[] } }).snippet.tags).toEqual(
+      expect.arrayContaining([done.story_title, 'Segredos de Família', 'segredo', 'carta']),
+    );
     expect(upload.metadata).toMatchObject({
       snippet: { title: done.story_title, defaultLanguage: 'pt', defaultAudioLanguage: 'pt' },
       status: { privacyStatus: 'private', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },

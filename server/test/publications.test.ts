@@ -193,6 +193,23 @@ describe('actions on YouTube', () => {
     expect((await api('DELETE', `/${ghost.id}`)).statusCode).toBe(204);
   });
 
+  test('keep_video removes the record only: the video stays on YouTube, and no authorization is needed', async () => {
+    const kept = google.addVideo({ channelId: CHANNEL, title: 'Kept', privacyStatus: 'public' });
+    const made = await make({ video_title: 'Kept', video_id: kept });
+    expect((await api('DELETE', `/${made.id}?keep_video=true`)).statusCode).toBe(204);
+    expect((await api('GET', `/${made.id}`)).statusCode).toBe(404);
+    expect(google.videos.has(kept)).toBe(true);
+
+    // Another user with no authorized configuration: YouTube cannot be asked, the record can still go.
+    const other = await signUp(ctx.app);
+    const orphan = await make({ video_title: 'Orphan', video_id: kept }, other.token);
+    const refused = await api('DELETE', `/${orphan.id}`, undefined, other.token);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toMatch(/or remove the publication from the history only$/);
+    expect((await api('DELETE', `/${orphan.id}?keep_video=true`, undefined, other.token)).statusCode).toBe(204);
+    expect((await api('DELETE', `/${orphan.id}?keep_video=maybe`, undefined, other.token)).statusCode).toBe(400);
+  });
+
   test('the stats job reads views and likes, follows publication, and flags videos under the channel minimum', async () => {
     const channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: CHANNEL, name: 'Pubs', min_views: 500 } })).json();
     const old = google.addVideo({ channelId: CHANNEL, title: 'Old', privacyStatus: 'public' });

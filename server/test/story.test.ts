@@ -1,3 +1,4 @@
+import { storyTags } from '../src/pipeline/steps/publishing';
 import { cleanProse, cleanTitle, fill, sentences, splitScenes } from '../src/pipeline/story';
 import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';
 
@@ -41,5 +42,18 @@ describe('story text helpers', () => {
     expect(slotAfter(due, new Date('2025-12-31T00:00:00Z'))).toEqual(due);
     expect(slotAfter(due, due).getTime()).toBe(due.getTime() + INTERVAL_MS);
     expect(slotAfter(due, new Date(due.getTime() + 10 * 24 * 3600 * 1000)).getTime()).toBe(due.getTime() + 4 * INTERVAL_MS);
+  });
+});
+
+describe('the video’s tags', () => {
+  test('the title, the prompt, the language, then the title’s longer words, each once', () => {
+    expect(storyTags('O Segredo da Carta 12', 'Segredos de Família', 'pt')).toEqual([
+      'O Segredo da Carta 12',
+      'Segredos de Família',
+      'português do Brasil',
+      'segredo',
+      'carta',
+    ]);
+    expect(storyTags('Carta', undefined, 'en')).toEqual(['Carta', 'English']);
   });
 });

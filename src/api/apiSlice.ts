@@ -680,10 +680,16 @@ export const api = createApi({
       },
     }),
     /** Deletes the video on YouTube too (502 when YouTube refuses: nothing changed). */
-    deletePublication: builder.mutation<void, string>({
-      query: (id) => ({ url: `/publications/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error, id) =>
-        error ? [] : [{ type: 'Publication', id }, { type: 'Publication', id: 'LIST' }, PUBLICATION_STATS_TAG],
+    /** Deletes the video on YouTube, then the record; with keepVideo the record only. */
+    deletePublication: builder.mutation<void, string | { id: string; keepVideo?: boolean }>({
+      query: (arg) => {
+        const { id, keepVideo } = typeof arg === 'string' ? { id: arg, keepVideo: false } : arg;
+        return { url: `/publications/${encodeURIComponent(id)}`, method: 'DELETE', ...(keepVideo ? { params: { keep_video: true } } : {}) };
+      },
+      invalidatesTags: (_result, error, arg) => {
+        const id = typeof arg === 'string' ? arg : arg.id;
+        return error ? [] : [{ type: 'Publication', id }, { type: 'Publication', id: 'LIST' }, PUBLICATION_STATS_TAG];
+      },
     }),
     /**
      * Queues the statistics job for this user (202). The job runs in the background, so the

@@ -381,7 +381,14 @@ export const apiCalls = pgTable(
     /** openai, elevenlabs, youtube, ... */
     service: text('service').notNull(),
     operation: text('operation').notNull(),
+    /** YouTube calls: the configuration whose OAuth client (Google Cloud project) the quota is counted on. */
+    youtubeApiId: uuid('youtube_api_id').references(() => youtubeApis.id, { onDelete: 'set null' }),
+    /** YouTube quota units the call cost (videos.insert 1600, list calls 1...); 1 for other services. */
+    units: integer('units').notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [index('api_calls_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('api_calls_user_created_idx').on(t.userId, t.createdAt),
+    index('api_calls_youtube_api_created_idx').on(t.youtubeApiId, t.createdAt),
+  ],
 );

@@ -5,6 +5,7 @@ import type { Mailer } from '../providers/mailer';
 import { enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
 import { createYoutubePublisher } from '../providers/youtubeUpload';
 import { createPublicationService } from './publications';
+import { createYoutubeQuota } from './youtubeQuota';
 import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage';
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
@@ -76,11 +77,13 @@ export function createServices(deps: ServiceDeps) {
   const processes = createProcessService({ db: deps.db, now, hooks: executions });
   const runs = createExecutionRunService({ db: deps.db, now });
   const publisher = createYoutubePublisher(googleEndpoints);
+  const youtubeQuota = createYoutubeQuota({ db: deps.db, now, dailyUnits: deps.config.youtubeDailyQuota });
   const publications = createPublicationService({
     db: deps.db,
     now,
     youtubeApis,
     publisher,
+    quota: youtubeQuota,
     ...(queue ? { enqueueRefresh: (userId: string) => enqueueStatsRefresh(queue, userId) } : {}),
   });
 

@@ -6,6 +6,7 @@ import { translate, type Language } from '../messages';
 import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
 import type { Page } from './paging';
 import type { YoutubeApiService } from './youtubeApis';
+import type { YoutubeQuota } from './youtubeQuota';
 
 /**
  * Publications: every video the engine uploads (or a user records), the history's filters and
@@ -24,8 +25,8 @@ export type PublicationVisibility = (typeof PUBLICATION_VISIBILITIES)[number];
 export const MIN_VIEWS_AFTER_DAYS = 7;
 /** Stats refresh covers publications listed within this many days (and every processing one). */
 export const STATS_WINDOW_DAYS = 90;
-/** YouTube calls per user per day the stats job may spend (the default daily quota is 10,000 units; uploads cost 1,600). */
-export const STATS_DAILY_CALL_BUDGET = 2000;
+/** Ids per videos.list / channels.list call. */
+const IDS_PER_CALL = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TITLE_MAX = 100;
 
@@ -128,12 +129,13 @@ export interface PublicationServiceDeps {
   now: () => Date;
   youtubeApis: Pick<YoutubeApiService, 'credentialsFor'>;
   publisher: Pick<YoutubePublisher, 'setPublic' | 'deleteVideo' | 'videoStats' | 'channelStats'>;
+  quota: YoutubeQuota;
   log?: (error: unknown, message: string) => void;
   /** Hands an on-demand statistics refresh to the job queue; absent: it runs in this process. */
   enqueueRefresh?: (userId: string) => Promise<void>;
 }
 
-export function createPublicationService({ db, now, youtubeApis, publisher, log, enqueueRefresh }: PublicationServiceDeps) {
+export function createPublicationService({ db, now, youtubeApis, publisher, quota, log, enqueueRefresh }: PublicationServiceDeps) {
   function select(runner: Db = db) {
     return runner
       .select(columns)
@@ -284,9 +286,13 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
     return new AppError(502, 'publications.youtubeFailed', { reason });
   }
 
-  async function recordYoutubeCall(userId: string, operation: string, calls = 1): Promise<void> {
-    if (calls <= 0) return;
-    await db.insert(apiCalls).values(Array.from({ length: calls }, () => ({ userId, service: 'youtube', operation, createdAt: now() })));
+  /** Records YouTube calls with their quota cost, on the configuration's OAuth client. */
+  function recordYoutubeCall(
+    userId: string,
+    operation: string,
+    options: { youtubeApiId?: string | null; executionId?: string | null; calls?: number } = {},
+  ): Promise<void> {
+    return quota.record(userId, operation, options);
   }
 
   /** videos.update to public on YouTube, then the record. */
@@ -301,7 +307,7 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
       log?.(error, 'videos.update failed');
       throw youtubeFailure(error);
     } finally {
-      await recordYoutubeCall(userId, 'videos.update');
+      await recordYoutubeCall(userId, 'videos.update', { youtubeApiId: credentials.youtubeApiId });
     }
     await db
       .update(publications)
@@ -310,11 +316,14 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
     return get(userId, id);
   }
 
-  /** videos.delete on YouTube (a video already gone is fine), then the record. */
-  async function remove(userId: string, id: string): Promise<void> {
+  /**
+   * videos.delete on YouTube (a video already gone is fine), then the record. With `keepVideo` only
+   * the record goes: the video stays on YouTube (and no authorization is needed).
+   */
+  async function remove(userId: string, id: string, { keepVideo = false }: { keepVideo?: boolean } = {}): Promise<void> {
     const current = await row(userId, id);
     const videoId = current.publication.videoId;
-    if (videoId) {
+    if (videoId && !keepVideo) {
       const credentials = await credentialsOf(userId, current);
       try {
         await publisher.deleteVideo({ credentials, videoId });
@@ -322,7 +331,7 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
         log?.(error, 'videos.delete failed');
         throw youtubeFailure(error);
       } finally {
-        await recordYoutubeCall(userId, 'videos.delete');
+        await recordYoutubeCall(userId, 'videos.delete', { youtubeApiId: credentials.youtubeApiId });
       }
     }
     await db.delete(publications).where(eq(publications.id, id));
@@ -371,25 +380,33 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
     return `\uFEFF${lines.join('\r\n')}\r\n`;
   }
 
-  /** YouTube calls this user made today (UTC), against STATS_DAILY_CALL_BUDGET. */
-  async function callsToday(userId: string): Promise<number> {
-    const start = new Date(now());
-    start.setUTCHours(0, 0, 0, 0);
-    const [result] = await db
-      .select({ n: count() })
-      .from(apiCalls)
-      .where(and(eq(apiCalls.userId, userId), eq(apiCalls.service, 'youtube'), gte(apiCalls.createdAt, start)));
-    return result?.n ?? 0;
+  type Credentials = NonNullable<Awaited<ReturnType<typeof youtubeApis.credentialsFor>>>;
+
+  /**
+   * One quota-aware list call of the statistics job: skipped when the client's quota for the day
+   * would dip into the upload reserve; a quotaExceeded answer stops the client until the quota day
+   * turns. Answers undefined when the call was not made or failed.
+   */
+  async function statsCall<T>(userId: string, credentials: Credentials, operation: string, call: () => Promise<T>): Promise<T | undefined> {
+    if (!(await quota.statsMayCall(credentials.clientId, operation))) return undefined;
+    try {
+      return await call();
+    } catch (error) {
+      if ((error as Partial<PublishError>).kind === 'quota') quota.markExhausted(credentials.clientId);
+      log?.(error, `${operation} failed`);
+      return undefined;
+    } finally {
+      await recordYoutubeCall(userId, operation, { youtubeApiId: credentials.youtubeApiId });
+    }
   }
 
   /**
    * The statistics job for one user: videos.list (50 ids a call) for recent publications with a
    * video — views, likes, and the status YouTube reports (public once publishAt passed, failed
    * with its reason) — then channels.list for the user's channels, and the under-minimum flag.
-   * Stops when the user's daily budget of YouTube calls is spent. Answers the publications updated.
+   * Every call is quota-aware (statsCall). Answers the publications updated.
    */
   async function refreshStatsFor(userId: string): Promise<number> {
-    if ((await callsToday(userId)) >= STATS_DAILY_CALL_BUDGET) return 0;
     const at = now();
     const recent = await db
       .select({ publication: publications, youtubeApiId: processes.youtubeApiId, platformChannel: channels.channelId, minViews: channels.minViews })
@@ -417,40 +434,37 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
         platformChannelId: first.platformChannel,
       });
       if (!credentials) continue;
-      const videoIds = items.map((i) => i.publication.videoId!);
-      let found;
-      try {
-        found = await publisher.videoStats({ credentials, videoIds });
-      } catch (error) {
-        log?.(error, 'videos.list failed');
-        continue;
-      } finally {
-        await recordYoutubeCall(userId, 'videos.list', Math.ceil(videoIds.length / 50));
-      }
-      for (const item of items) {
-        const p = item.publication;
-        const video = found.get(p.videoId!);
-        if (!video) continue;
-        const isPublic = video.privacyStatus === 'public';
-        const failed = video.uploadStatus === 'failed' || video.uploadStatus === 'rejected';
-        const status = failed ? 'failed' : isPublic ? 'published' : p.status === 'failed' ? 'failed' : p.status;
-        const publishedAt = p.publishedAt ?? (isPublic ? at : null);
-        const old = publishedAt !== null && at.getTime() - publishedAt.getTime() > MIN_VIEWS_AFTER_DAYS * DAY_MS;
-        await db
-          .update(publications)
-          .set({
-            views: video.views,
-            likes: video.likes,
-            visibility: video.privacyStatus === 'unlisted' || isPublic ? video.privacyStatus : p.visibility,
-            status,
-            publishedAt,
-            failureReason: failed ? (video.failureReason ?? p.failureReason) : p.failureReason,
-            belowMinViews: status === 'published' && old && video.views < (item.minViews ?? 0),
-            statsUpdatedAt: at,
-            updatedAt: at,
-          })
-          .where(eq(publications.id, p.id));
-        updated += 1;
+      for (let i = 0; i < items.length; i += IDS_PER_CALL) {
+        const batch = items.slice(i, i + IDS_PER_CALL);
+        const found = await statsCall(userId, credentials, 'videos.list', () =>
+          publisher.videoStats({ credentials, videoIds: batch.map((item) => item.publication.videoId!) }),
+        );
+        if (!found) break;
+        for (const item of batch) {
+          const p = item.publication;
+          const video = found.get(p.videoId!);
+          if (!video) continue;
+          const isPublic = video.privacyStatus === 'public';
+          const failed = video.uploadStatus === 'failed' || video.uploadStatus === 'rejected';
+          const status = failed ? 'failed' : isPublic ? 'published' : p.status === 'failed' ? 'failed' : p.status;
+          const publishedAt = p.publishedAt ?? (isPublic ? at : null);
+          const old = publishedAt !== null && at.getTime() - publishedAt.getTime() > MIN_VIEWS_AFTER_DAYS * DAY_MS;
+          await db
+            .update(publications)
+            .set({
+              views: video.views,
+              likes: video.likes,
+              visibility: video.privacyStatus === 'unlisted' || isPublic ? video.privacyStatus : p.visibility,
+              status,
+              publishedAt,
+              failureReason: failed ? (video.failureReason ?? p.failureReason) : p.failureReason,
+              belowMinViews: status === 'published' && old && video.views < (item.minViews ?? 0),
+              statsUpdatedAt: at,
+              updatedAt: at,
+            })
+            .where(eq(publications.id, p.id));
+          updated += 1;
+        }
       }
     }
     await refreshChannels(userId);
@@ -460,7 +474,7 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
   /** channels.list statistics for the user's channels, with the credentials of each. */
   async function refreshChannels(userId: string): Promise<void> {
     const own = await db.select().from(channels).where(eq(channels.userId, userId));
-    const byCredentials = new Map<string, { credentials: NonNullable<Awaited<ReturnType<typeof youtubeApis.credentialsFor>>>; ids: string[] }>();
+    const byCredentials = new Map<string, { credentials: Credentials; ids: string[] }>();
     for (const channel of own) {
       const credentials = await youtubeApis.credentialsFor(userId, { platformChannelId: channel.channelId });
       if (!credentials) continue;
@@ -469,28 +483,29 @@ export function createPublicationService({ db, now, youtubeApis, publisher, log,
       byCredentials.set(credentials.youtubeApiId, entry);
     }
     for (const { credentials, ids } of byCredentials.values()) {
-      try {
-        const found = await publisher.channelStats({ credentials, channelIds: ids });
+      for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
+        const found = await statsCall(userId, credentials, 'channels.list', () =>
+          publisher.channelStats({ credentials, channelIds: ids.slice(i, i + IDS_PER_CALL) }),
+        );
+        if (!found) break;
         for (const [platformId, statsOf] of found) {
           await db
             .update(channels)
             .set({ subscriberCount: statsOf.subscribers, videoCount: statsOf.videos, viewCount: statsOf.views, statsUpdatedAt: now() })
             .where(and(eq(channels.userId, userId), eq(channels.channelId, platformId)));
         }
-      } catch (error) {
-        log?.(error, 'channels.list failed');
-      } finally {
-        await recordYoutubeCall(userId, 'channels.list', Math.ceil(ids.length / 50));
       }
     }
   }
 
-  /** The hourly job: every user with publications to follow. */
+  /** The hourly job: every user with recent publications to follow or channels to count. */
   async function refreshAllStats(): Promise<number> {
-    const users = await db
+    const withPublications = db
       .selectDistinct({ userId: publications.userId })
       .from(publications)
       .where(and(isNotNull(publications.videoId), gte(publications.listedAt, new Date(now().getTime() - STATS_WINDOW_DAYS * DAY_MS))));
+    const withChannels = db.selectDistinct({ userId: channels.userId }).from(channels);
+    const users = await withPublications.union(withChannels);
     let updated = 0;
     for (const { userId } of users) updated += await refreshStatsFor(userId);
     return updated;

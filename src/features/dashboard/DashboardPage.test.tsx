@@ -66,17 +66,17 @@ describe('DashboardPage', () => {
     const rows = recent.getAllByRole('listitem');
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent('Night stories');
-    expect(rows[0]).toHaveTextContent('Portuguese · Next execution: 10/03/2025');
+    expect(rows[0]).toHaveTextContent('Portuguese · Next execution: 03/10/2025');
     expect(rows[0]).toHaveTextContent('Running');
-    expect(rows[1]).toHaveTextContent('English · Next execution: 12/03/2025');
+    expect(rows[1]).toHaveTextContent('English · Next execution: 03/12/2025');
     expect(rows[1]).toHaveTextContent('Completed');
     expect(rows[2]).toHaveTextContent('Error');
 
     const published = within(screen.getByRole('list', { name: 'Recent publications' })).getAllByRole('listitem');
     expect(published).toHaveLength(5);
     expect(published[0]).toHaveTextContent('Story number 1');
-    expect(published[0]).toHaveTextContent('Published on 01/03/2025 · 1,234 views · 1 like');
-    expect(published[4]).toHaveTextContent('Published on 05/03/2025 · 5,234 views · 5 likes');
+    expect(published[0]).toHaveTextContent('Published on 03/01/2025 · 1,234 views · 1 like');
+    expect(published[4]).toHaveTextContent('Published on 03/05/2025 · 5,234 views · 5 likes');
 
     expect(screen.queryByRole('status', { name: 'Loading…' })).not.toBeInTheDocument();
     expect(server.calls('GET /processes/')[0].url.searchParams.get('limit')).toBe('3');
@@ -103,8 +103,12 @@ describe('DashboardPage', () => {
         'GET /processes/stats': reply(200, { ...stats, total: 1234 }),
         'GET /processes/': reply(200, { processes: processes.slice(0, 1), total: 1 }),
         'GET /publications/': reply(200, {
-          publications: [publicationOf(1), publicationOf(2, { published_at: null, status: 'processing', views: 0, likes: 0 })],
-          total: 2,
+          publications: [
+            publicationOf(1),
+            publicationOf(2, { published_at: null, status: 'processing', views: 0, likes: 0 }),
+            publicationOf(3, { published_at: '2099-01-01T12:00:00.000Z', status: 'processing', views: 0, likes: 0 }),
+          ],
+          total: 3,
         }),
       },
       'pt',
@@ -114,6 +118,7 @@ describe('DashboardPage', () => {
     const published = within(await screen.findByRole('list', { name: 'Publicações recentes' })).getAllByRole('listitem');
     expect(published[0]).toHaveTextContent('Publicado em 01/03/2025 · 1.234 visualizações · 1 curtida');
     expect(published[1]).toHaveTextContent('Ainda não publicado · 0 visualizações · 0 curtidas');
+    expect(published[2]).toHaveTextContent('Agendado para 01/01/2099 · 0 visualizações · 0 curtidas');
     expect(within(screen.getByLabelText('Resumo')).getByText('Total de processos').nextElementSibling).toHaveTextContent('1.234');
     expect(within(screen.getByRole('list', { name: 'Processos recentes' })).getByRole('listitem')).toHaveTextContent(
       'Português · Próxima execução: 10/03/2025',

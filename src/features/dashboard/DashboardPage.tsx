@@ -126,6 +126,7 @@ function RowsSkeleton({ rows }: { rows: number }) {
 function ProcessRow({ process }: { process: Process }) {
   const { t } = useTranslation('dashboard');
   const uiLanguage = useInterfaceLanguage();
+  const locale = useLocale();
   const status = process.status;
   const known = isProcessStatus(status);
   return (
@@ -136,7 +137,7 @@ function ProcessRow({ process }: { process: Process }) {
           <>
             <span aria-hidden>{languageFlag(process.language)}</span> {languageName(process.language, uiLanguage)}
             {' · '}
-            {t('processes.nextExecution', { date: formatDate(process.next_execution) || UNKNOWN_FIGURE })}
+            {t('processes.nextExecution', { date: formatDate(process.next_execution, { locale }) || UNKNOWN_FIGURE })}
           </>
         }
         slotProps={{ primary: { noWrap: true, title: process.name, sx: { fontWeight: 600 } } }}
@@ -195,8 +196,12 @@ function RecentProcesses() {
 function PublicationRow({ publication }: { publication: Publication }) {
   const { t } = useTranslation('dashboard');
   const locale = useLocale();
-  const published = publication.published_at
-    ? t('publications.publishedOn', { date: formatDate(publication.published_at) })
+  // A private video waits for its publication time: a date ahead is "scheduled", not "published".
+  const at = publication.published_at;
+  const published = at
+    ? t(new Date(at).getTime() > Date.now() ? 'publications.scheduledFor' : 'publications.publishedOn', {
+        date: formatDate(at, { locale }),
+      })
     : t('publications.notPublished');
   return (
     <ListItem disableGutters divider>

@@ -482,15 +482,36 @@ describe('HistoryPage: delete', () => {
     expect(row('Quiet harbour')).toBeInTheDocument();
   });
 
+  it('can remove the record only, leaving the video on YouTube (keep_video)', async () => {
+    let rows = [attic, harbour];
+    const { user, server } = renderHistory({
+      'GET /publications/': () => page(rows),
+      'DELETE /publications/pub-4': () => {
+        rows = [attic];
+        return reply(204);
+      },
+    });
+    await screen.findByRole('table');
+
+    await user.click(screen.getByRole('button', { name: 'Delete the video “Quiet harbour”' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Keep the video on YouTube (remove it from this history only)' }));
+    expect(dialog).toHaveTextContent('The record is removed from your history; the video stays on YouTube.');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove from history' }));
+
+    expect(await screen.findByText('“Quiet harbour” removed from the history; the video stays on YouTube.')).toBeInTheDocument();
+    expect(server.calls('DELETE /publications/pub-4')[0]!.url.searchParams.get('keep_video')).toBe('true');
+  });
+
   it('does not mention YouTube for a record without a video', async () => {
     const { user } = renderHistory({ 'GET /publications/': page([lost]) });
     await screen.findByRole('table');
 
     await user.click(screen.getByRole('button', { name: 'Delete the video “The lost chapter”' }));
 
-    expect(await screen.findByRole('dialog')).toHaveTextContent(
-      'The record is removed from your history. This cannot be undone.',
-    );
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('The record is removed from your history. This cannot be undone.');
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument();
   });
 });
 

@@ -3,6 +3,8 @@ import SearchOff from '@mui/icons-material/SearchOff';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -64,6 +66,8 @@ export default function HistoryPage() {
   // The publication being confirmed stays named while its dialog closes.
   const [pending, setPending] = useState<Pending>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  // Delete: the video on YouTube too (default), or the record only.
+  const [keepVideo, setKeepVideo] = useState(false);
   const { feedback, show, clear } = useFeedback();
 
   useEffect(() => {
@@ -82,6 +86,7 @@ export default function HistoryPage() {
 
   const onAction = (action: PublicationAction, publication: Publication) => {
     setPending({ action, publication });
+    setKeepVideo(false);
     setConfirmOpen(true);
   };
 
@@ -95,8 +100,8 @@ export default function HistoryPage() {
         await publishPublication(publication.id).unwrap();
         show('success', t('messages.published', { title }));
       } else {
-        await deletePublication(publication.id).unwrap();
-        show('success', t('messages.removed', { title }));
+        await deletePublication({ id: publication.id, keepVideo }).unwrap();
+        show('success', t(keepVideo ? 'messages.removedKeep' : 'messages.removed', { title }));
       }
     } catch (failure) {
       console.error(`Failed to ${action} publication`, failure);
@@ -261,8 +266,23 @@ export default function HistoryPage() {
       <ConfirmDialog
         open={confirmOpen}
         title={publishing ? t('publish.title', { title }) : t('remove.title', { title })}
-        message={publishing ? t('publish.message') : publication?.video_id ? t('remove.message') : t('remove.messageNoVideo')}
-        confirmLabel={publishing ? t('publish.confirm') : t('remove.confirm')}
+        message={
+          publishing ? (
+            t('publish.message')
+          ) : publication?.video_id ? (
+            <>
+              {keepVideo ? t('remove.messageKeep') : t('remove.message')}
+              <FormControlLabel
+                sx={{ display: 'flex', mt: 1.5 }}
+                control={<Checkbox checked={keepVideo} onChange={(event) => setKeepVideo(event.target.checked)} />}
+                label={t('remove.keepVideo')}
+              />
+            </>
+          ) : (
+            t('remove.messageNoVideo')
+          )
+        }
+        confirmLabel={publishing ? t('publish.confirm') : keepVideo ? t('remove.confirmKeep') : t('remove.confirm')}
         busyLabel={publishing ? t('publish.publishing') : t('remove.removing')}
         destructive={!publishing}
         onConfirm={confirm}

@@ -28,6 +28,25 @@ export function publishAtOf(executedAt: Date, time: string, timeZone: string, no
   return publishAt;
 }
 
+/**
+ * The video's tags, from the story: its title, the prompt's name, the language, then the title's
+ * words of four letters or more (YouTube keeps what fits in 500 characters).
+ */
+export function storyTags(title: string, promptName: string | undefined, language: string): string[] {
+  const words = title
+    .toLocaleLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => [...word].length >= 4);
+  const tags = [title, promptName, languageName(language), ...words].filter((tag): tag is string => Boolean(tag?.trim()));
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const key = tag.toLocaleLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function failureOf(error: unknown): StepFailure {
   if (error instanceof StepFailure) return error;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
@@ -73,7 +92,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         metadata: {
           title,
           description,
-          tags: [texts?.promptName, languageName(ctx.language)].filter((t): t is string => Boolean(t)),
+          tags: storyTags(title, texts?.promptName, ctx.language),
           language: ctx.language,
           publishAt: publication.publishedAt ?? publishAt,
           madeForKids: false,
@@ -84,7 +103,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         signal: ctx.signal,
         ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
       }));
-      await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert');
+      await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert', { youtubeApiId: credentials.youtubeApiId, executionId: execution.id });
       await services.publications.uploaded(publication.id, videoId);
     }
     ctx.checkpoint.publication = { id: publication.id, videoId };
@@ -104,7 +123,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
       file: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
       ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
     });
-    await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set');
+    await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set', { youtubeApiId: credentials.youtubeApiId, executionId: execution.id });
   } catch (error) {
     ctx.log.warn({ executionId: execution.id, err: error }, 'thumbnail not set');
   }

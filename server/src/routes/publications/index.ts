@@ -178,11 +178,17 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
     async (request) => publications.publishPublic(request.user.id, request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete<{ Params: IdParams; Querystring: { keep_video?: boolean } }>(
     '/:id',
-    { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses, 502: detailSchema } } },
+    {
+      schema: {
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { keep_video: { type: 'boolean' } } },
+        response: { 204: { type: 'null' }, ...errorResponses, 502: detailSchema },
+      },
+    },
     async (request, reply) => {
-      await publications.remove(request.user.id, request.params.id);
+      await publications.remove(request.user.id, request.params.id, { keepVideo: request.query.keep_video === true });
       return reply.code(204).send();
     },
   );
