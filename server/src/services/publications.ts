@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
-import { apiCalls, channels, processes, publications } from '../db/schema';
+import { channels, processes, publications } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
