@@ -288,10 +288,18 @@ describe('resumable upload', () => {
     expect(uploadsOf(result.videoId)).toHaveLength(1);
   });
 
+  test('rateLimitExceeded (too fast, not out of quota) is retried with backoff', async () => {
+    google.failNextApiCalls(2, 'rateLimitExceeded');
+    const { result, requests } = await recorded(() =>
+      publisher().uploadVideo({ credentials, file: videoFile, metadata: metadata(), onSession: async () => undefined }),
+    );
+    expect(initiations(requests)).toHaveLength(3);
+    expect(uploadsOf(result.videoId)).toHaveLength(1);
+  });
+
   test.each([
     ['quotaExceeded', 'quota', 403],
     ['uploadLimitExceeded', 'upload_limit', 400],
-    ['rateLimitExceeded', 'quota', 403],
   ] as const)('%s is a %s PublishError and is not retried', async (reason, kind, status) => {
     google.failNextApiCalls(3, reason);
     const onSession = jest.fn(async () => undefined);
