@@ -23,7 +23,7 @@ const palettes = {
     primary: { main: '#2f4ac0', contrastText: '#ffffff' },
     secondary: { main: '#6a3fc4', contrastText: '#ffffff' },
     background: { default: '#f5f6fa', paper: '#ffffff' },
-    text: { primary: '#161a22', secondary: '#4a5163' },
+    text: { primary: '#161a22', secondary: '#434a5b' },
     divider: 'rgba(22, 26, 34, 0.12)',
     success: { main: '#1b7f4c' },
     error: { main: '#c62828' },
@@ -45,7 +45,8 @@ export function createAppTheme(mode: ThemeMode): Theme {
     components: {
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
-      MuiLink: { defaultProps: { underline: 'hover' } },
+      // Links are underlined: inside text, colour alone does not tell them apart (WCAG 1.4.1).
+      MuiLink: { defaultProps: { underline: 'always' } },
       MuiAlert: { styleOverrides: { root: { alignItems: 'center' } } },
     },
   });

@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -28,24 +29,26 @@ export function Sidebar({ onNavigate, showUser = false }: { onNavigate?: () => v
           {NAV_ITEMS.map((item) => {
             const active = pathname === item.path || pathname.startsWith(`${item.path}/`);
             return (
-              <ListItemButton
-                key={item.key}
-                component={NavLink}
-                to={item.path}
-                selected={active}
-                onClick={onNavigate}
-                sx={{
-                  borderRadius: 2,
-                  mb: 0.5,
-                  '&.Mui-selected': { color: 'primary.main', '& .MuiListItemIcon-root': { color: 'primary.main' } },
-                  '&.Mui-selected .MuiListItemText-primary': { fontWeight: 600 },
-                }}
-              >
-                <ListItemIcon sx={{ minWidth: 40 }} aria-hidden>
-                  {item.icon}
-                </ListItemIcon>
-                <ListItemText primary={t(`nav.${item.key}`)} />
-              </ListItemButton>
+              <ListItem key={item.key} disablePadding>
+                <ListItemButton
+                  component={NavLink}
+                  to={item.path}
+                  selected={active}
+                  onClick={onNavigate}
+                  aria-current={active ? 'page' : undefined}
+                  sx={{
+                    borderRadius: 2,
+                    mb: 0.5,
+                    '&.Mui-selected': { color: 'primary.main', '& .MuiListItemIcon-root': { color: 'primary.main' } },
+                    '&.Mui-selected .MuiListItemText-primary': { fontWeight: 600 },
+                  }}
+                >
+                  <ListItemIcon sx={{ minWidth: 40 }} aria-hidden>
+                    {item.icon}
+                  </ListItemIcon>
+                  <ListItemText primary={t(`nav.${item.key}`)} />
+                </ListItemButton>
+              </ListItem>
             );
           })}
         </List>

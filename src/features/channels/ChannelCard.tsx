@@ -13,6 +13,7 @@ import { useLocale } from '../../components';
 import { StatusChip } from '../../components/StatusChip';
 import { formatCount } from '../../lib/numbers';
 import { channelLabel } from './schemas';
+import { DIMMED_OPACITY } from '../../components/dimmed';
 
 export interface ChannelCardProps {
   channel: Channel;
@@ -56,7 +57,7 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
       aria-label={name}
       sx={{ p: 2.5, display: 'flex', flexDirection: 'column', gap: 2, height: '100%' }}
     >
-      <Box sx={{ opacity: active ? 1 : 0.6, display: 'flex', flexDirection: 'column', gap: 2, flex: 1 }}>
+      <Box sx={{ opacity: active ? 1 : DIMMED_OPACITY, display: 'flex', flexDirection: 'column', gap: 2, flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 1 }}>
           <Box sx={{ minWidth: 0 }}>
             <Typography variant="h6" component="h2" noWrap title={name} sx={{ fontSize: '1.05rem', fontWeight: 600 }}>

@@ -21,6 +21,7 @@ import { formatDate, formatDaysAgo } from '../../lib/dates';
 import { languageFlag, languageName } from '../../lib/languages';
 import { UNKNOWN_FIGURE } from '../../lib/numbers';
 import { needLabel, runningStep, statusLabel, statusTone, stepLabel } from './labels';
+import { DIMMED_OPACITY } from '../../components/dimmed';
 
 export type ProcessAction = 'execute' | 'toggle' | 'edit' | 'channel' | 'details' | 'delete';
 
@@ -110,7 +111,13 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
             variant="h6"
             component="h2"
             title={name}
-            sx={{ fontSize: '1.05rem', fontWeight: 600, minWidth: 0, overflowWrap: 'anywhere', opacity: active ? 1 : 0.6 }}
+            sx={{
+              fontSize: '1.05rem',
+              fontWeight: 600,
+              minWidth: 0,
+              overflowWrap: 'anywhere',
+              opacity: active ? 1 : DIMMED_OPACITY,
+            }}
           >
             {name}
           </Typography>
@@ -132,7 +139,7 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
             )}
           </Box>
         </Box>
-        <Box sx={{ opacity: active ? 1 : 0.6, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        <Box sx={{ opacity: active ? 1 : DIMMED_OPACITY, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
           {step && (
             <Typography variant="body2" sx={{ color: 'info.main', fontWeight: 600 }}>
               {t('card.runningStep', { step: step.number, total: step.total, label: stepLabel(t, step.key) })}

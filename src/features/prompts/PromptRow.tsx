@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { errorDetail, useTogglePromptMutation, type PromptSummary } from '../../api';
 import { StatusChip } from '../../components/StatusChip';
 import { formatDateTime } from '../../lib/dates';
+import { DIMMED_OPACITY } from '../../components/dimmed';
 
 export type PromptAction = 'view' | 'description' | 'edit' | 'delete';
 
@@ -67,7 +68,7 @@ export function PromptRow({ prompt, admin, onAction, onToggled }: PromptRowProps
     }
   };
 
-  const dimmed = { opacity: active ? 1 : 0.6 };
+  const dimmed = { opacity: active ? 1 : DIMMED_OPACITY };
   return (
     <TableRow hover aria-label={name}>
       <TableCell sx={{ ...dimmed, minWidth: 180 }}>

@@ -46,9 +46,9 @@ function Section({ title, id, children }: { title: string; id: string; children:
   );
 }
 
-function Figure({ label, value }: { label: string; value: ReactNode }) {
+function Figure({ label, value, wide = false }: { label: string; value: ReactNode; wide?: boolean }) {
   return (
-    <Box>
+    <Box sx={wide ? { gridColumn: '1 / -1' } : undefined}>
       <Typography component="dt" variant="body2" color="textSecondary">
         {label}
       </Typography>
@@ -60,7 +60,19 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
 }
 
 /** The plan the user is on: name, price for its period, channels, the next billing date. */
-function CurrentPlan({ plan, billing, subscription, loading, timeZone }: { plan: Plan; billing: BillingPeriod; subscription?: Subscription; loading: boolean; timeZone?: string }) {
+function CurrentPlan({
+  plan,
+  billing,
+  subscription,
+  loading,
+  timeZone,
+}: {
+  plan: Plan;
+  billing: BillingPeriod;
+  subscription?: Subscription;
+  loading: boolean;
+  timeZone?: string;
+}) {
   const { t } = useTranslation('subscription');
   const locale = useLocale();
   return (
@@ -71,7 +83,10 @@ function CurrentPlan({ plan, billing, subscription, loading, timeZone }: { plan:
         </Typography>
         <Chip size="small" label={t(`billing.${billing}`)} />
       </Box>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}>
+      <Box
+        component="dl"
+        sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}
+      >
         <Figure
           label={t('current.price')}
           value={`${formatBRL(planPrice(plan, billing))}${billing === 'annual' ? t('plan.perYear') : t('plan.perMonth')}`}
@@ -79,7 +94,15 @@ function CurrentPlan({ plan, billing, subscription, loading, timeZone }: { plan:
         <Figure label={t('current.channels')} value={t('plan.channels', { count: plan.channels })} />
         <Figure
           label={t('current.nextBilling')}
-          value={loading ? <Skeleton width={96} /> : subscription ? formatDate(subscription.next_billing_date, { locale, timeZone }) : '—'}
+          value={
+            loading ? (
+              <Skeleton width={96} />
+            ) : subscription ? (
+              formatDate(subscription.next_billing_date, { locale, timeZone })
+            ) : (
+              '—'
+            )
+          }
         />
       </Box>
     </Section>
@@ -87,7 +110,17 @@ function CurrentPlan({ plan, billing, subscription, loading, timeZone }: { plan:
 }
 
 /** This month's real figures: channels against the plan, videos generated, external API calls. */
-function Usage({ subscription, limit, loading, timeZone }: { subscription?: Subscription; limit: number; loading: boolean; timeZone?: string }) {
+function Usage({
+  subscription,
+  limit,
+  loading,
+  timeZone,
+}: {
+  subscription?: Subscription;
+  limit: number;
+  loading: boolean;
+  timeZone?: string;
+}) {
   const { t } = useTranslation('subscription');
   const locale = useLocale();
   const usage = subscription?.usage;
@@ -96,26 +129,30 @@ function Usage({ subscription, limit, loading, timeZone }: { subscription?: Subs
   const figure = (value: number | undefined) => (loading ? <Skeleton width={48} /> : formatCount(value, locale));
   return (
     <Section title={t('usage.title')} id="usage">
-      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2 }}>
-        <Box>
-          <Figure label={t('usage.channels')} value={loading ? <Skeleton width={80} /> : t('usage.channelsOf', { count: channels, limit })} />
-          <LinearProgress
-            variant="determinate"
-            value={Math.min(100, (channels / Math.max(1, limit)) * 100)}
-            color={over ? 'warning' : 'primary'}
-            aria-label={t('usage.channelsBar')}
-            sx={{ mt: 1, height: 8, borderRadius: 4 }}
-          />
-          {over && (
-            <Typography variant="body2" color="warning.main" sx={{ mt: 0.5 }}>
-              {t('usage.overLimit')}
-            </Typography>
-          )}
-        </Box>
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }}>
-          <Figure label={t('usage.videos')} value={figure(usage?.videos_this_month)} />
-          <Figure label={t('usage.apiCalls')} value={figure(usage?.api_calls_this_month)} />
-        </Box>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }}>
+        <Figure
+          wide
+          label={t('usage.channels')}
+          value={
+            <>
+              {loading ? <Skeleton width={80} /> : t('usage.channelsOf', { count: channels, limit })}
+              <LinearProgress
+                variant="determinate"
+                value={Math.min(100, (channels / Math.max(1, limit)) * 100)}
+                color={over ? 'warning' : 'primary'}
+                aria-label={t('usage.channelsBar')}
+                sx={{ mt: 1, height: 8, borderRadius: 4 }}
+              />
+              {over && (
+                <Typography component="span" variant="body2" color="warning.main" sx={{ display: 'block', mt: 0.5, fontWeight: 400 }}>
+                  {t('usage.overLimit')}
+                </Typography>
+              )}
+            </>
+          }
+        />
+        <Figure label={t('usage.videos')} value={figure(usage?.videos_this_month)} />
+        <Figure label={t('usage.apiCalls')} value={figure(usage?.api_calls_this_month)} />
       </Box>
       {usage && (
         <Typography variant="body2" color="textSecondary" sx={{ mt: 1.5 }}>
@@ -133,7 +170,14 @@ function Usage({ subscription, limit, loading, timeZone }: { subscription?: Subs
 export default function SubscriptionPage() {
   const { t } = useTranslation(['subscription', 'common']);
   const { data: user } = useMeQuery();
-  const { data: subscription, error, isLoading, isError, isFetching, refetch } = useGetSubscriptionQuery(undefined, {
+  const {
+    data: subscription,
+    error,
+    isLoading,
+    isError,
+    isFetching,
+    refetch,
+  } = useGetSubscriptionQuery(undefined, {
     refetchOnMountOrArgChange: true,
   });
   const [changePlan] = useChangePlanMutation();
@@ -175,10 +219,21 @@ export default function SubscriptionPage() {
         }
       />
       {isError && (
-        <LoadErrorAlert message={t('loadFailed')} reason={errorDetail(error)} onRetry={() => void refetch()} retrying={isFetching} />
+        <LoadErrorAlert
+          message={t('loadFailed')}
+          reason={errorDetail(error)}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+        />
       )}
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, mb: 3 }}>
-        <CurrentPlan plan={currentPlan} billing={currentBilling} subscription={subscription} loading={isLoading} timeZone={timeZone} />
+        <CurrentPlan
+          plan={currentPlan}
+          billing={currentBilling}
+          subscription={subscription}
+          loading={isLoading}
+          timeZone={timeZone}
+        />
         <Usage subscription={subscription} limit={currentPlan.channels} loading={isLoading} timeZone={timeZone} />
       </Box>
 
@@ -205,7 +260,12 @@ export default function SubscriptionPage() {
         sx={{
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(5, minmax(0, 1fr))' },
+          gridTemplateColumns: {
+            xs: '1fr',
+            sm: 'repeat(2, minmax(0, 1fr))',
+            lg: 'repeat(3, minmax(0, 1fr))',
+            xl: 'repeat(5, minmax(0, 1fr))',
+          },
           mb: 3,
         }}
       >

@@ -16,6 +16,7 @@ import { VOICE_GENDERS, VOICE_PROVIDER_NAMES, type VoiceGender, type VoiceProvid
 import { formatDate } from '../../lib/dates';
 import { languageFlag, languageName } from '../../lib/languages';
 import { avatarColor, initialsOf } from './avatar';
+import { DIMMED_OPACITY } from '../../components/dimmed';
 
 export interface VoiceCardProps {
   voice: Voice;
@@ -83,7 +84,7 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
       aria-label={voice.name}
       sx={{ p: 2.5, display: 'flex', flexDirection: 'column', gap: 2, height: '100%' }}
     >
-      <Box sx={{ opacity: active ? 1 : 0.6, display: 'flex', flexDirection: 'column', gap: 1.5, flex: 1 }}>
+      <Box sx={{ opacity: active ? 1 : DIMMED_OPACITY, display: 'flex', flexDirection: 'column', gap: 1.5, flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5 }}>
           <Avatar
             aria-hidden

@@ -153,7 +153,7 @@ describe('VoicesPage', () => {
     expect(within(card).getByText('Ativo')).toBeInTheDocument();
     expect(within(card).getByTitle('Idioma')).toHaveTextContent('🇧🇷 Português');
     expect(within(card).getByTitle('Gênero')).toHaveTextContent('Feminina');
-    expect(within(card).getByRole('button', { name: 'Ouvir a amostra de Ana Narradora' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Ouvir amostra de Ana Narradora' })).toBeInTheDocument();
   });
 
   it('has an empty state; an admin is pointed to the settings', async () => {

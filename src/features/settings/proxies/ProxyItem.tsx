@@ -15,6 +15,7 @@ import { useLocale } from '../../../components';
 import { StatusChip, type StatusTone } from '../../../components/StatusChip';
 import { formatDateTime } from '../../../lib/dates';
 import type { SettingsBanner } from '../banner';
+import { DIMMED_OPACITY } from '../../../components/dimmed';
 
 export interface ProxyItemProps {
   proxy: ProxyServer;
@@ -79,7 +80,7 @@ export function ProxyItem({ proxy, banner, onEdit, onDelete }: ProxyItemProps) {
           alignItems: 'flex-start',
           justifyContent: 'space-between',
           gap: 1.5,
-          opacity: proxy.is_active ? 1 : 0.6,
+          opacity: proxy.is_active ? 1 : DIMMED_OPACITY,
         }}
       >
         <Box sx={{ minWidth: 0 }}>

@@ -16,6 +16,7 @@ import { errorDetail, errorStatus, useToggleVoiceMutation, type Voice } from '..
 import { StatusChip } from '../../../components/StatusChip';
 import { formatDate } from '../../../lib/dates';
 import type { SettingsBanner } from '../banner';
+import { DIMMED_OPACITY } from '../../../components/dimmed';
 
 export interface VoiceItemProps {
   voice: Voice;
@@ -49,7 +50,7 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
 
   return (
     <Paper component="li" variant="outlined" aria-label={name} sx={{ p: 2, listStyle: 'none' }}>
-      <Box sx={{ opacity: active ? 1 : 0.6, minWidth: 0 }}>
+      <Box sx={{ opacity: active ? 1 : DIMMED_OPACITY, minWidth: 0 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
           <Typography component="h3" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
             {name}

@@ -242,7 +242,7 @@ describe('Voices panel', () => {
 
     expect(await screen.findByText(/The voices could not be loaded/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
-    expect(screen.queryByRole('listitem')).not.toBeInTheDocument();
+    expect(within(screen.getByRole('tabpanel')).queryByRole('listitem')).not.toBeInTheDocument();
     log.mockRestore();
   });
 });

@@ -27,6 +27,7 @@ import { useLocale } from '../../../components';
 import { StatusChip } from '../../../components/StatusChip';
 import { formatDateTime } from '../../../lib/dates';
 import type { SettingsBanner } from '../banner';
+import { DIMMED_OPACITY } from '../../../components/dimmed';
 
 export interface YoutubeApiItemProps {
   config: YoutubeApi;
@@ -116,7 +117,7 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
           alignItems: 'flex-start',
           justifyContent: 'space-between',
           gap: 1.5,
-          opacity: config.is_enabled ? 1 : 0.6,
+          opacity: config.is_enabled ? 1 : DIMMED_OPACITY,
         }}
       >
         <Box sx={{ minWidth: 0 }}>
@@ -124,18 +125,14 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
             <Typography component="h3" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
               {name}
             </Typography>
-            {config.is_active && (
-              <Chip size="small" color="primary" icon={<Star aria-hidden />} label={t('youtube.active')} />
-            )}
+            {config.is_active && <Chip size="small" color="primary" icon={<Star aria-hidden />} label={t('youtube.active')} />}
             {!config.is_enabled && <StatusChip tone="disabled" label={t('common:status.disabled')} />}
           </Box>
           <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
             {t('youtube.channelId', { id: config.channel_id })}
           </Typography>
           <Typography variant="caption" color="textSecondary">
-            {config.last_tested
-              ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) })
-              : t('neverTested')}
+            {config.last_tested ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) }) : t('neverTested')}
           </Typography>
         </Box>
         <StatusChip
