@@ -1,14 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import {
-  channelFixture,
-  deferred,
-  mockApi,
-  renderApp,
-  reply,
-  signedInState,
-  testUser,
-  type MockHandler,
-} from '../../testing';
+import { channelFixture, deferred, mockApi, renderApp, reply, signedInState, testUser, type MockHandler } from '../../testing';
 
 const main = channelFixture();
 const unnamed = channelFixture({

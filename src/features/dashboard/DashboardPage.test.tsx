@@ -1,6 +1,17 @@
 import { screen, within } from '@testing-library/react';
 import type { Process, Publication } from '../../api';
-import { deferred, mockApi, processFixture, publicationFixture, renderApp, reply, signedInState, testLocation, testUser, type MockHandler } from '../../testing';
+import {
+  deferred,
+  mockApi,
+  processFixture,
+  publicationFixture,
+  renderApp,
+  reply,
+  signedInState,
+  testLocation,
+  testUser,
+  type MockHandler,
+} from '../../testing';
 
 const processOf = (overrides: Partial<Process>): Process => processFixture(overrides);
 
@@ -23,7 +34,13 @@ function publicationOf(index: number, overrides: Partial<Publication> = {}): Pub
 
 const processes = [
   processOf({ id: 'p-1', name: 'Night stories', status: 'running' }),
-  processOf({ id: 'p-2', name: 'Morning tales', status: 'completed', language: 'en', next_execution: '2025-03-12T12:00:00.000Z' }),
+  processOf({
+    id: 'p-2',
+    name: 'Morning tales',
+    status: 'completed',
+    language: 'en',
+    next_execution: '2025-03-12T12:00:00.000Z',
+  }),
   processOf({ id: 'p-3', name: 'Broken one', status: 'error', next_execution: '2025-03-13T12:00:00.000Z' }),
 ];
 const publications = [1, 2, 3, 4, 5].map((index) => publicationOf(index));

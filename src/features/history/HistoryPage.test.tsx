@@ -495,7 +495,9 @@ describe('HistoryPage: delete', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete the video “Quiet harbour”' }));
     const dialog = await screen.findByRole('dialog');
-    await user.click(within(dialog).getByRole('checkbox', { name: 'Keep the video on YouTube (remove it from this history only)' }));
+    await user.click(
+      within(dialog).getByRole('checkbox', { name: 'Keep the video on YouTube (remove it from this history only)' }),
+    );
     expect(dialog).toHaveTextContent('The record is removed from your history; the video stays on YouTube.');
     await user.click(within(dialog).getByRole('button', { name: 'Remove from history' }));
 

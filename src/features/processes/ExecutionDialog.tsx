@@ -225,7 +225,11 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
                 const status = isOneOf(STEP_STATUSES, step.status) ? t(`execution.stepStatus.${step.status}`) : step.status;
                 const detail = step.durationMs !== null ? `${status} · ${formatDuration(step.durationMs, locale)}` : status;
                 return (
-                  <ListItem key={`${index}-${step.key}`} disableGutters aria-current={step.status === 'running' ? 'step' : undefined}>
+                  <ListItem
+                    key={`${index}-${step.key}`}
+                    disableGutters
+                    aria-current={step.status === 'running' ? 'step' : undefined}
+                  >
                     <ListItemIcon sx={{ minWidth: 36 }} aria-hidden>
                       <StepIcon status={step.status} />
                     </ListItemIcon>

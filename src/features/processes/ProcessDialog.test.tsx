@@ -64,7 +64,9 @@ async function openCreate(handlers: Record<string, MockHandler>, language: 'en' 
   const dialog = await screen.findByRole('dialog', { name: create });
   // The catalogue has arrived once the active configuration is preselected.
   await waitFor(() =>
-    expect(within(dialog).getByRole('combobox', { name: /^(API configuration|Configuração de API)/ })).toHaveTextContent('Main OAuth'),
+    expect(within(dialog).getByRole('combobox', { name: /^(API configuration|Configuração de API)/ })).toHaveTextContent(
+      'Main OAuth',
+    ),
   );
   return { ...rendered, dialog };
 }

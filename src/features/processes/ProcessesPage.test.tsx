@@ -222,10 +222,7 @@ describe('ProcessesPage: actions', () => {
     const { user, server } = renderProcesses({
       'GET /processes/': processList(idle),
       'GET /channels/': reply(200, {
-        channels: [
-          { ...second, id: 'ch-1', name: 'Main channel', channel_id: 'UCmain' },
-          second,
-        ].map((channel) => ({
+        channels: [{ ...second, id: 'ch-1', name: 'Main channel', channel_id: 'UCmain' }, second].map((channel) => ({
           subscriber_count: null,
           video_count: null,
           view_count: null,

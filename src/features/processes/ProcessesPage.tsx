@@ -27,11 +27,7 @@ import { ProcessDialog } from './ProcessDialog';
 export const RUNNING_LIST_POLL_MS = 5000;
 
 type Dialog =
-  | { kind: 'create' }
-  | { kind: 'edit'; id: string }
-  | { kind: 'channel'; id: string }
-  | { kind: 'execution'; id: string }
-  | null;
+  { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'channel'; id: string } | { kind: 'execution'; id: string } | null;
 
 /**
  * /processes: the user's processes as cards, with execute, enable/disable, edit, change channel,
@@ -76,7 +72,10 @@ export default function ProcessesPage() {
       show('success', t('messages.executing', { name: process.name }));
     } catch (failure) {
       console.error('Failed to execute process', failure);
-      show('error', t('messages.executeFailed', { name: process.name, message: errorMessage(failure, t('common:errors.network')) }));
+      show(
+        'error',
+        t('messages.executeFailed', { name: process.name, message: errorMessage(failure, t('common:errors.network')) }),
+      );
     }
   };
 

@@ -76,7 +76,8 @@ export function formatSeconds(totalSeconds: number, locale: string): string {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   const rest = seconds % 60;
-  if (hours > 0) return minutes > 0 ? `${unit(hours, 'hour', locale)} ${unit(minutes, 'minute', locale)}` : unit(hours, 'hour', locale);
+  if (hours > 0)
+    return minutes > 0 ? `${unit(hours, 'hour', locale)} ${unit(minutes, 'minute', locale)}` : unit(hours, 'hour', locale);
   return rest > 0 ? `${unit(minutes, 'minute', locale)} ${unit(rest, 'second', locale)}` : unit(minutes, 'minute', locale);
 }
 

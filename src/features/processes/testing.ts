@@ -11,7 +11,6 @@ export function daysBefore(days: number): string {
   return new Date(Date.now() - days * DAY_MS).toISOString();
 }
 
-
 /** An execution at `current_step` with the steps before it done (durations 1.5 s each). */
 export function executionFixture(overrides: Partial<Execution> = {}): Execution {
   const status = overrides.status ?? 'running';

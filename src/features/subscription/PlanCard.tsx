@@ -80,7 +80,11 @@ export function PlanCard({ plan, billing, current, onChoose }: PlanCardProps) {
         onClick={() => onChoose(plan)}
         aria-label={isCurrentPlan ? undefined : t('plan.chooseLabel', { plan: plan.name, period: t(`billing.name.${billing}`) })}
       >
-        {isCurrent ? t('plan.current') : isCurrentPlan ? t('plan.switchPeriod', { period: t(`billing.name.${billing}`) }) : t('plan.choose')}
+        {isCurrent
+          ? t('plan.current')
+          : isCurrentPlan
+            ? t('plan.switchPeriod', { period: t(`billing.name.${billing}`) })
+            : t('plan.choose')}
       </Button>
     </Paper>
   );

@@ -20,7 +20,14 @@ export interface PlanChangeDialogProps {
 }
 
 /** Confirms a plan change, saying plainly that nothing is charged (there is no payment provider). */
-export function PlanChangeDialog({ choice, channelsInUse, nextBillingDate, timeZone, onConfirm, onClose }: PlanChangeDialogProps) {
+export function PlanChangeDialog({
+  choice,
+  channelsInUse,
+  nextBillingDate,
+  timeZone,
+  onConfirm,
+  onClose,
+}: PlanChangeDialogProps) {
   const { t } = useTranslation('subscription');
   const locale = useLocale();
   const plan = choice?.plan;
@@ -38,7 +45,9 @@ export function PlanChangeDialog({ choice, channelsInUse, nextBillingDate, timeZ
         plan && (
           <Stack spacing={1.5}>
             <Typography variant="body2">
-              {t(billing === 'annual' ? 'change.priceAnnual' : 'change.priceMonthly', { price: formatBRL(planPrice(plan, billing)) })}{' '}
+              {t(billing === 'annual' ? 'change.priceAnnual' : 'change.priceMonthly', {
+                price: formatBRL(planPrice(plan, billing)),
+              })}{' '}
               {t('change.channels', { count: plan.channels })}
             </Typography>
             <Alert severity="info">
@@ -46,7 +55,11 @@ export function PlanChangeDialog({ choice, channelsInUse, nextBillingDate, timeZ
                 ? t('change.noCharge', { date: formatDate(nextBillingDate, { locale, timeZone }) })
                 : t('change.noChargeNoDate')}
             </Alert>
-            {over && <Alert severity="warning">{t('change.overLimit', { count: channelsInUse, limit: plan.channels, plan: plan.name })}</Alert>}
+            {over && (
+              <Alert severity="warning">
+                {t('change.overLimit', { count: channelsInUse, limit: plan.channels, plan: plan.name })}
+              </Alert>
+            )}
           </Stack>
         )
       }

@@ -20,15 +20,20 @@ const spaced = (text: string | null) => (text ?? '').replace(/\u00a0/g, ' ');
 /** The price line, e.g. "R$ 49,90/month" (the period is a nested span). */
 const priceOf = (card: HTMLElement) =>
   spaced(
-    within(card).getByText((_text, element) => element?.tagName === 'P' && /^R\$.*\/(month|year|mês|ano)$/.test(element.textContent ?? ''))
-      .textContent,
+    within(card).getByText(
+      (_text, element) => element?.tagName === 'P' && /^R\$.*\/(month|year|mês|ano)$/.test(element.textContent ?? ''),
+    ).textContent,
   );
 
 function renderSubscription(
   handlers: Parameters<typeof mockApi>[0] = {},
   { language = 'en', user = testUser }: { language?: 'en' | 'pt'; user?: User } = {},
 ) {
-  const server = mockApi({ 'GET /auth/me': reply(200, user), 'GET /subscription/': reply(200, subscriptionFixture()), ...handlers });
+  const server = mockApi({
+    'GET /auth/me': reply(200, user),
+    'GET /subscription/': reply(200, subscriptionFixture()),
+    ...handlers,
+  });
   return { server, ...renderApp('/subscription', { preloadedState: { ...signedInState, preferences: { language } } }) };
 }
 
@@ -45,7 +50,9 @@ describe('SubscriptionPage', () => {
     expect(within(usage).getByText('7')).toBeInTheDocument();
     expect(within(usage).getByText('1,247')).toBeInTheDocument();
 
-    const cards = ['Starter', 'Basic', 'Professional', 'Business', 'Enterprise'].map((name) => screen.getByRole('region', { name }));
+    const cards = ['Starter', 'Basic', 'Professional', 'Business', 'Enterprise'].map((name) =>
+      screen.getByRole('region', { name }),
+    );
     expect(cards.map(priceOf)).toEqual([
       'R$ 49,90/month',
       'R$ 74,90/month',
@@ -69,18 +76,27 @@ describe('SubscriptionPage', () => {
     const professional = screen.getByRole('region', { name: 'Professional' });
     expect(priceOf(professional)).toBe('R$ 863,04/year');
     expect(within(professional).getByText(/71,92 a month, billed once a year$/)).toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Starter' })).getByRole('button', { name: 'Switch to annual billing' })).toBeEnabled();
+    expect(
+      within(screen.getByRole('region', { name: 'Starter' })).getByRole('button', { name: 'Switch to annual billing' }),
+    ).toBeEnabled();
   });
 
   it('confirms a plan change, says nothing is charged, and records it', async () => {
-    const changed = subscriptionFixture({ plan: 'professional', plan_name: 'Professional', billing_period: 'annual', channels_limit: 5 });
+    const changed = subscriptionFixture({
+      plan: 'professional',
+      plan_name: 'Professional',
+      billing_period: 'annual',
+      channels_limit: 5,
+    });
     const { user, server } = renderSubscription({ 'PUT /subscription/': reply(200, changed) });
     await screen.findByRole('region', { name: 'Professional' });
     await user.click(screen.getByRole('button', { name: 'Annual (save 20%)' }));
     await user.click(screen.getByRole('button', { name: 'Choose this plan: Professional, annual' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Change to Professional (annual)?' });
-    expect(spaced(within(dialog).getByText(/^New price:/).textContent)).toMatch(/^New price: R\$ 863,04 a year\. It includes 5 channels\.$/);
+    expect(spaced(within(dialog).getByText(/^New price:/).textContent)).toMatch(
+      /^New price: R\$ 863,04 a year\. It includes 5 channels\.$/,
+    );
     expect(within(dialog).getByText(/Nothing is charged: StoryFlow has no payment provider yet/)).toBeInTheDocument();
     server.on({ 'GET /subscription/': reply(200, changed) });
     await user.click(within(dialog).getByRole('button', { name: 'Change plan' }));
@@ -88,18 +104,32 @@ describe('SubscriptionPage', () => {
     expect(await screen.findByText('You are now on the Professional plan (annual). Nothing was charged.')).toBeInTheDocument();
     expect(server.calls('PUT /subscription/')[0]!.body).toEqual({ plan: 'professional', billing_period: 'annual' });
     await waitFor(() =>
-      expect(within(screen.getByRole('region', { name: 'Professional' })).getByRole('button', { name: 'Your current plan' })).toBeDisabled(),
+      expect(
+        within(screen.getByRole('region', { name: 'Professional' })).getByRole('button', { name: 'Your current plan' }),
+      ).toBeDisabled(),
     );
   });
 
   it('warns when the chosen plan includes fewer channels than are in use', async () => {
     const { user } = renderSubscription(
-      { 'GET /subscription/': reply(200, subscriptionFixture({ plan: 'business', plan_name: 'Business', channels_limit: 10, usage: { channels: 3, videos_this_month: 0, api_calls_this_month: 0, month_start: '2026-11-01T00:00:00.000Z' } })) },
+      {
+        'GET /subscription/': reply(
+          200,
+          subscriptionFixture({
+            plan: 'business',
+            plan_name: 'Business',
+            channels_limit: 10,
+            usage: { channels: 3, videos_this_month: 0, api_calls_this_month: 0, month_start: '2026-11-01T00:00:00.000Z' },
+          }),
+        ),
+      },
       { user: { ...testUser, plan: 'business', plan_name: 'Business' } },
     );
     await user.click(await screen.findByRole('button', { name: 'Choose this plan: Starter, monthly' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('You have 3 enabled channels and Starter includes 1. They keep working.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('You have 3 enabled channels and Starter includes 1. They keep working.'),
+    ).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
   });
 

@@ -33,12 +33,11 @@ describe('ChatGPT API panel', () => {
     expect(key).toHaveAttribute('type', 'text');
 
     const usage = screen.getByRole('region', { name: 'What the key is used for' });
-    expect(within(usage).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Content generation',
-      'Script creation',
-      'Title optimisation',
-      'Description writing',
-    ]);
+    expect(
+      within(usage)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Content generation', 'Script creation', 'Title optimisation', 'Description writing']);
   });
 
   it('asks for the key when the field is left blank', async () => {

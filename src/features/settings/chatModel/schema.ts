@@ -41,10 +41,7 @@ export function createBody(values: ChatModelFormValues): ChatModelConfigCreate {
  * Only what changed: a blank key keeps the stored one; a cleared base URL goes back to the
  * default (null); a blank model is left as it is.
  */
-export function updateBody(
-  values: ChatModelFormValues,
-  changed: { base_url?: boolean; model?: boolean },
-): ChatModelConfigUpdate {
+export function updateBody(values: ChatModelFormValues, changed: { base_url?: boolean; model?: boolean }): ChatModelConfigUpdate {
   const key = values.api_key.trim();
   const baseUrl = values.base_url.trim();
   const model = values.model.trim();

@@ -107,7 +107,10 @@ export function DangerZonePanel({ banner }: PanelProps) {
             required
             autoFocus
             autoComplete="current-password"
-            toggleLabels={{ show: t('common:secret.show', { field: passwordLabel }), hide: t('common:secret.hide', { field: passwordLabel }) }}
+            toggleLabels={{
+              show: t('common:secret.show', { field: passwordLabel }),
+              hide: t('common:secret.hide', { field: passwordLabel }),
+            }}
           />
         </Stack>
       </FormDialog>

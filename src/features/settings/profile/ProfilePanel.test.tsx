@@ -23,7 +23,11 @@ describe('Profile panel', () => {
     await user.click(screen.getByRole('button', { name: 'Save profile' }));
 
     expect(await screen.findByText('Profile updated successfully')).toBeInTheDocument();
-    expect(server.calls('PUT /auth/profile')[0]!.body).toEqual({ name: 'Ana Souza', email: testUser.email, time_zone: 'Europe/Lisbon' });
+    expect(server.calls('PUT /auth/profile')[0]!.body).toEqual({
+      name: 'Ana Souza',
+      email: testUser.email,
+      time_zone: 'Europe/Lisbon',
+    });
   });
 
   it('requires name and email, and sends nothing until they are there', async () => {

@@ -66,7 +66,11 @@ function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
   const onSubmit = async (values: ProfileValues) => {
     banner.clear();
     try {
-      const saved = await updateProfile({ name: values.name.trim(), email: values.email.trim(), time_zone: values.time_zone }).unwrap();
+      const saved = await updateProfile({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        time_zone: values.time_zone,
+      }).unwrap();
       reset(profileValuesOf(saved));
       banner.show('success', t('profile.messages.updated'));
     } catch (failure) {

@@ -8,7 +8,15 @@ import type { ProfileValues } from './schema';
 import { timeZoneLabel, timeZoneOptions } from './timeZones';
 
 /** The time-zone field of the profile: a searchable list of the browser's IANA zones. */
-export function TimeZoneInput({ control, label, helperText }: { control: Control<ProfileValues>; label: string; helperText: string }) {
+export function TimeZoneInput({
+  control,
+  label,
+  helperText,
+}: {
+  control: Control<ProfileValues>;
+  label: string;
+  helperText: string;
+}) {
   const { t } = useTranslation();
   const {
     field,

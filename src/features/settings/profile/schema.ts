@@ -7,7 +7,11 @@ const required: ValidationKey = 'validation.required';
 /** Spec §5: name and email required; the time zone places publication times. */
 export const profileSchema = object({
   name: string().trim().required(required).max(200),
-  email: string().trim().required(required).email('validation.invalidEmail' satisfies ValidationKey).max(320),
+  email: string()
+    .trim()
+    .required(required)
+    .email('validation.invalidEmail' satisfies ValidationKey)
+    .max(320),
   time_zone: string().trim().required(required),
 });
 

@@ -18,8 +18,9 @@ export function offsetLabel(timeZone: string, at = new Date()): string {
   let label = '';
   try {
     label =
-      new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
-        ?.value ?? '';
+      new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+        .formatToParts(at)
+        .find((p) => p.type === 'timeZoneName')?.value ?? '';
   } catch {
     label = '';
   }

@@ -2,7 +2,11 @@ import { screen } from '@testing-library/react';
 import { reply, testUser } from '../../../testing';
 import { renderSettings } from '../testing';
 
-async function fill(user: ReturnType<typeof renderSettings>['user'], values: [string, string, string], labels = ['Current password', 'New password', 'Confirm the new password']) {
+async function fill(
+  user: ReturnType<typeof renderSettings>['user'],
+  values: [string, string, string],
+  labels = ['Current password', 'New password', 'Confirm the new password'],
+) {
   const fields = await Promise.all(labels.map((label) => screen.findByLabelText(new RegExp(`^${label}`))));
   for (const [index, value] of values.entries()) if (value) await user.type(fields[index]!, value);
   return fields;
@@ -11,7 +15,12 @@ async function fill(user: ReturnType<typeof renderSettings>['user'], values: [st
 describe('Security panel', () => {
   it('changes the password through PUT /auth/password and empties the form', async () => {
     const { user, server, store } = renderSettings('security', {
-      'PUT /auth/password': reply(200, { access_token: 'new-token', token_type: 'bearer', user: testUser, detail: 'Password updated successfully' }),
+      'PUT /auth/password': reply(200, {
+        access_token: 'new-token',
+        token_type: 'bearer',
+        user: testUser,
+        detail: 'Password updated successfully',
+      }),
     });
 
     const fields = await fill(user, ['old-secret', 'new-secret', 'new-secret']);
@@ -45,7 +54,9 @@ describe('Security panel', () => {
   });
 
   it('shows the server’s refusal (a wrong current password)', async () => {
-    const { user } = renderSettings('security', { 'PUT /auth/password': reply(422, { detail: 'The current password is incorrect' }) });
+    const { user } = renderSettings('security', {
+      'PUT /auth/password': reply(422, { detail: 'The current password is incorrect' }),
+    });
     await fill(user, ['wrong-one', 'new-secret', 'new-secret']);
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The current password is incorrect');

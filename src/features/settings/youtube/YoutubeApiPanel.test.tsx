@@ -145,9 +145,7 @@ describe('YouTube API panel', () => {
 
     server.on({ 'PUT /youtube-apis/yt-1': reply(500, {}) });
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() =>
-      expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to save YouTube API configuration'),
-    );
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to save YouTube API configuration'));
   });
 
   it('sets a configuration active and refreshes the whole list', async () => {

@@ -32,7 +32,12 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
 
   // The window's test refreshed the channel's counts too.
   const reload = (id: string) =>
-    dispatch(api.util.invalidateTags([{ type: 'YoutubeApi', id }, { type: 'Channel', id: 'LIST' }]));
+    dispatch(
+      api.util.invalidateTags([
+        { type: 'YoutubeApi', id },
+        { type: 'Channel', id: 'LIST' },
+      ]),
+    );
   const openAuthorization = useAuthorizationWindow({
     onMessage: (message) => {
       if (message.ok) banner.show('success', message.message || t('youtube.messages.authorized'));
