@@ -186,6 +186,7 @@ describe('create and read', () => {
       category: 'drama_psicologico',
       is_active: true,
       language_codes: [],
+      text_language_codes: [],
       languages: {},
       process_count: 0,
       created_at: ctx.clock.now.toISOString(),
@@ -217,7 +218,13 @@ describe('create and read', () => {
     });
     expect(response.statusCode).toBe(201);
     const prompt = response.json();
-    expect(prompt).toMatchObject({ name: 'Full one', category: 'ficcao_cientifica', language_codes: ['pt', 'en', 'es'] });
+    expect(prompt).toMatchObject({
+      name: 'Full one',
+      category: 'ficcao_cientifica',
+      language_codes: ['pt', 'en', 'es'],
+      // Spanish has a tab but no text: a process cannot be made in it.
+      text_language_codes: ['pt', 'en'],
+    });
     expect(Object.keys(prompt.languages)).toEqual(['pt', 'en', 'es']);
     expect(prompt.languages.en).toEqual({
       title: 'English title {previous_titles}',

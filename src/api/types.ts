@@ -305,6 +305,8 @@ export interface PromptSummary {
   category: PromptCategory | (string & {});
   is_active: boolean;
   language_codes: string[];
+  /** The languages with at least one text that is not blank: those a process can use. */
+  text_language_codes: string[];
   /** Processes (of any user) using the prompt. */
   process_count: number;
   created_at: string;

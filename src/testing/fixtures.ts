@@ -132,6 +132,9 @@ export function promptFixture(overrides: Partial<Prompt> = {}): Prompt {
     category: 'suspense',
     is_active: true,
     language_codes: Object.keys(languages),
+    text_language_codes: Object.entries(languages)
+      .filter(([, texts]) => Object.values(texts ?? {}).some((text) => String(text).trim() !== ''))
+      .map(([code]) => code),
     process_count: 3,
     created_at: stamp,
     updated_at: '2025-03-07T17:05:00.000Z',

@@ -67,6 +67,8 @@ export interface PromptSummaryDto {
   category: string;
   is_active: boolean;
   language_codes: string[];
+  /** The languages with at least one text that is not blank: those a process can use. */
+  text_language_codes: string[];
   process_count: number;
   created_at: string;
   updated_at: string;
@@ -118,7 +120,12 @@ function textsOf(row: LanguageRow): LanguageTexts {
   };
 }
 
-function summaryDto(row: PromptRow, processCount: number, codes: string[]): PromptSummaryDto {
+/** Whether a language of a prompt has something to write with (not every text blank). */
+function hasTexts(row: LanguageRow): boolean {
+  return Object.values(textsOf(row)).some((text) => text.trim() !== '');
+}
+
+function summaryDto(row: PromptRow, processCount: number, languages: LanguageRow[]): PromptSummaryDto {
   return {
     id: row.id,
     user_id: row.userId,
@@ -126,7 +133,8 @@ function summaryDto(row: PromptRow, processCount: number, codes: string[]): Prom
     description: row.description,
     category: row.category,
     is_active: row.isActive,
-    language_codes: codes,
+    language_codes: languages.map((l) => l.language),
+    text_language_codes: languages.filter(hasTexts).map((l) => l.language),
     process_count: processCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -189,11 +197,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
     if (!found) throw notFound('prompts.notFound');
     const rows = await languageRows([id]);
     return {
-      ...summaryDto(
-        found.prompt,
-        found.processCount,
-        rows.map((r) => r.language),
-      ),
+      ...summaryDto(found.prompt, found.processCount, rows),
       content: found.prompt.content,
       languages: Object.fromEntries(rows.map((r) => [r.language, textsOf(r)])),
     };
@@ -212,12 +216,12 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
       .offset(page.skip)
       .limit(page.limit);
     const [total] = await db.select({ n: count() }).from(prompts).where(where);
-    const codes = new Map<string, string[]>();
+    const languagesOf = new Map<string, LanguageRow[]>();
     for (const row of await languageRows(rows.map((r) => r.prompt.id))) {
-      codes.set(row.promptId, [...(codes.get(row.promptId) ?? []), row.language]);
+      languagesOf.set(row.promptId, [...(languagesOf.get(row.promptId) ?? []), row]);
     }
     return {
-      prompts: rows.map((r) => summaryDto(r.prompt, r.processCount, codes.get(r.prompt.id) ?? [])),
+      prompts: rows.map((r) => summaryDto(r.prompt, r.processCount, languagesOf.get(r.prompt.id) ?? [])),
       total: total?.n ?? 0,
     };
   }

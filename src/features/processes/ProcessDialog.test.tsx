@@ -17,9 +17,13 @@ const configs = [
   youtubeApiFixture({ id: 'yt-2', name: 'Spare OAuth', is_active: false, is_enabled: true }),
   youtubeApiFixture({ id: 'yt-3', name: 'Off OAuth', is_active: false, is_enabled: false }),
 ];
+const BLANK_TEXTS = { title: '', premise: ' ', narrative_prompt: '', chapter_1: '', next_chapters: '', final_chapter: '' };
 const prompts = [
   promptSummaryOf(promptFixture()),
-  promptSummaryOf(promptFixture({ id: 'pr-2', name: 'English only', languages: { en: promptFixture().languages.en } })),
+  promptSummaryOf(
+    // An empty Portuguese tab: only English has texts.
+    promptFixture({ id: 'pr-2', name: 'English only', languages: { pt: BLANK_TEXTS, en: promptFixture().languages.en } }),
+  ),
   promptSummaryOf(promptFixture({ id: 'pr-3', name: 'Retired prompt', is_active: false })),
 ];
 const voices = [

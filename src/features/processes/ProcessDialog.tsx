@@ -147,7 +147,8 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
 
   // Languages: pt and en, narrowed to those the chosen prompt has texts for.
   const prompt = prompts.find((candidate) => candidate.id === promptId);
-  const languages = prompt ? LANGUAGES.filter((code) => prompt.language_codes.includes(code)) : [...LANGUAGES];
+  // Only languages the prompt has texts in: the server refuses the others.
+  const languages = prompt ? LANGUAGES.filter((code) => prompt.text_language_codes.includes(code)) : [...LANGUAGES];
   const languageKey = languages.join(',');
   const languageOptions: SelectOption[] = languages.map((code) => ({
     value: code,
