@@ -76,7 +76,10 @@ async function startServer(): Promise<ChildProcess> {
 async function api(method: string, url: string, body?: unknown, token?: string) {
   const response = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -97,6 +100,44 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 const isTitleRequest = (body: unknown) =>
   ((body as FakeChatRequest).messages ?? []).some((m) => typeof m.content === 'string' && m.content.startsWith('Crie um título'));
 
+/**
+ * A user ready to run: a chat-model key, a channel, a configuration authorized on the fake
+ * YouTube for it, and a process. Answers the token and the process id.
+ */
+async function readyUser(name: string, channelId: string): Promise<{ token: string; processId: string }> {
+  const slug = name.toLowerCase();
+  const { json: auth } = await api('POST', '/auth/register', {
+    name,
+    email: `${slug}@example.com`,
+    password: 'crash-secret',
+    plan: 'monthly',
+  });
+  const token: string = auth.access_token;
+  expect((await api('POST', '/chatgpt/config', { api_key: 'sk-crash-0123456789abcdef' }, token)).status).toBe(201);
+  const channel = (await api('POST', '/channels/', { channel_id: channelId, name }, token)).json;
+  const clientId = `${slug}.apps.googleusercontent.com`;
+  google.addClient(clientId, `GOCSPX-${slug}`);
+  const account = google.addAccount([{ id: channelId, title: name, subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
+  const refreshToken = google.issueRefreshToken(clientId, account);
+  const config = (
+    await api(
+      'POST',
+      '/youtube-apis/',
+      { name, channel_id: channelId, client_id: clientId, client_secret: `GOCSPX-${slug}`, refresh_token: refreshToken },
+      token,
+    )
+  ).json;
+  const process = (
+    await api(
+      'POST',
+      '/processes/',
+      { name, channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
+      token,
+    )
+  ).json;
+  return { token, processId: process.id };
+}
+
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: createStoryResponder() });
   google = await startFakeGoogle();
@@ -116,38 +157,11 @@ afterAll(async () => {
 
 test('a run cut by a killed server resumes from its checkpoint when the server starts again', async () => {
   server = await startServer();
-  const { json: auth } = await api('POST', '/auth/register', { name: 'Crash', email: 'crash@example.com', password: 'crash-secret', plan: 'monthly' });
-  const token: string = auth.access_token;
-  expect((await api('POST', '/chatgpt/config', { api_key: 'sk-crash-0123456789abcdef' }, token)).status).toBe(201);
-  const channel = (await api('POST', '/channels/', { channel_id: 'UC_crash', name: 'Crash' }, token)).json;
-  google.addClient('c.apps.googleusercontent.com', 'GOCSPX-c');
-  const account = google.addAccount([{ id: 'UC_crash', title: 'Crash', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
-  const config = (
-    await api(
-      'POST',
-      '/youtube-apis/',
-      {
-        name: 'C',
-        channel_id: 'UC_crash',
-        client_id: 'c.apps.googleusercontent.com',
-        client_secret: 'GOCSPX-c',
-        refresh_token: google.issueRefreshToken('c.apps.googleusercontent.com', account),
-      },
-      token,
-    )
-  ).json;
-  const process = (
-    await api(
-      'POST',
-      '/processes/',
-      { name: 'Crash', channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
-      token,
-    )
-  ).json;
+  const { token, processId } = await readyUser('Crash', 'UC_crash');
 
   // Slow answers, so the kill lands while the story is being written.
   fake.setDelay(700);
-  const executed = await api('POST', `/processes/${process.id}/execute`, undefined, token);
+  const executed = await api('POST', `/processes/${processId}/execute`, undefined, token);
   expect(executed.status).toBe(202);
   const executionId: string = executed.json.execution_id;
   const read = async () => (await api('GET', `/executions/${executionId}`, undefined, token)).json;
@@ -171,41 +185,21 @@ test('a run cut by a killed server resumes from its checkpoint when the server s
 
 test('a server killed mid-upload resumes YouTube’s upload session when it starts again: one video, not two', async () => {
   if (!server || server.exitCode !== null) server = await startServer();
-  const { json: auth } = await api('POST', '/auth/register', { name: 'Upload', email: 'upload@example.com', password: 'crash-secret', plan: 'monthly' });
-  const token: string = auth.access_token;
-  expect((await api('POST', '/chatgpt/config', { api_key: 'sk-crash-0123456789abcdef' }, token)).status).toBe(201);
-  const channel = (await api('POST', '/channels/', { channel_id: 'UC_crash_upload', name: 'Uploads' }, token)).json;
-  google.addClient('upload.apps.googleusercontent.com', 'GOCSPX-upload');
-  const account = google.addAccount([{ id: 'UC_crash_upload', title: 'Uploads', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
-  const config = (
-    await api(
-      'POST',
-      '/youtube-apis/',
-      {
-        name: 'U',
-        channel_id: 'UC_crash_upload',
-        client_id: 'upload.apps.googleusercontent.com',
-        client_secret: 'GOCSPX-upload',
-        refresh_token: google.issueRefreshToken('upload.apps.googleusercontent.com', account),
-      },
-      token,
-    )
-  ).json;
-  const process = (
-    await api(
-      'POST',
-      '/processes/',
-      { name: 'Upload', channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
-      token,
-    )
-  ).json;
+  const { token, processId } = await readyUser('Upload', 'UC_crash_upload');
 
   // YouTube keeps the first 256 KiB of the video, then the connection stalls: the kill lands there.
   google.holdUploadAfter(256 * 1024);
-  const executionId: string = (await api('POST', `/processes/${process.id}/execute`, undefined, token)).json.execution_id;
+  const executionId: string = (await api('POST', `/processes/${processId}/execute`, undefined, token)).json.execution_id;
   const sessions = () => [...google.uploadSessions.values()].filter((s) => s.channelId === 'UC_crash_upload');
-  const uploads = () => google.uploads.filter((u) => [...google.uploadSessions.values()].some((s) => s.id === u.sessionId && s.channelId === 'UC_crash_upload'));
-  await waitFor(async () => sessions(), (all) => all.some((s) => s.received >= 256 * 1024), 120_000);
+  const uploads = () =>
+    google.uploads.filter((u) =>
+      [...google.uploadSessions.values()].some((s) => s.id === u.sessionId && s.channelId === 'UC_crash_upload'),
+    );
+  await waitFor(
+    async () => sessions(),
+    (all) => all.some((s) => s.received >= 256 * 1024),
+    120_000,
+  );
   expect(uploads()).toHaveLength(0);
 
   server.kill('SIGKILL');
