@@ -189,7 +189,7 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
             )}
             {current?.finished_at && !running && (
               <Typography variant="body2" color="textSecondary">
-                {t('execution.finishedAt', { date: formatDateTime(current.finished_at) })}
+                {t('execution.finishedAt', { date: formatDateTime(current.finished_at, { locale }) })}
               </Typography>
             )}
             {failed && (

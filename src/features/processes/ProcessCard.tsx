@@ -73,7 +73,7 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
   let lastExecution: string;
   if (process.last_execution) {
     lastExecution = t('card.lastExecutionValue', {
-      date: formatDate(process.last_execution),
+      date: formatDate(process.last_execution, { locale }),
       ago: formatDaysAgo(process.last_execution, { locale }),
     });
   } else {
@@ -92,7 +92,7 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
     [t('card.prompt'), process.prompt_name ?? UNKNOWN_FIGURE],
     [t('card.publicationTime'), process.publication_time],
     [t('card.lastExecution'), lastExecution],
-    [t('card.nextExecution'), formatDate(process.next_execution) || UNKNOWN_FIGURE],
+    [t('card.nextExecution'), formatDate(process.next_execution, { locale }) || UNKNOWN_FIGURE],
   ];
 
   const chip = <StatusChip tone={statusTone(process.status)} label={statusLabel(t, process.status)} />;

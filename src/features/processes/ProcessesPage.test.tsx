@@ -62,7 +62,7 @@ describe('ProcessesPage: the list', () => {
     expect(within(first).getByText('Ana Narradora')).toBeInTheDocument();
     expect(within(first).getByText('09:00')).toBeInTheDocument();
     expect(within(first).getByText('Waiting for first execution')).toBeInTheDocument();
-    expect(within(first).getByText('10/03/2025')).toBeInTheDocument();
+    expect(within(first).getByText('03/10/2025')).toBeInTheDocument();
 
     const off = screen.getByRole('article', { name: 'Switched off' });
     expect(within(off).getByText('Never executed')).toBeInTheDocument();
@@ -73,13 +73,13 @@ describe('ProcessesPage: the list', () => {
     const busy = screen.getByRole('article', { name: 'Busy one' });
     expect(within(busy).getByText('Running')).toBeInTheDocument();
     expect(within(busy).getByText('Step 3 of 7: Creating story')).toBeInTheDocument();
-    expect(within(busy).getByText(`${formatDate(running.last_execution!)} (3 days ago)`)).toBeInTheDocument();
+    expect(within(busy).getByText(`${formatDate(running.last_execution!, { locale: 'en-US' })} (3 days ago)`)).toBeInTheDocument();
     expect(within(busy).getByRole('button', { name: 'Execute Busy one' })).toBeDisabled();
     expect(within(busy).getByRole('button', { name: 'Running: show the execution status of Busy one' })).toBeInTheDocument();
 
     const done = screen.getByRole('article', { name: 'Done one' });
     expect(within(done).getByText('Completed')).toBeInTheDocument();
-    expect(within(done).getByText(`${formatDate(completed.last_execution!)} (yesterday)`)).toBeInTheDocument();
+    expect(within(done).getByText(`${formatDate(completed.last_execution!, { locale: 'en-US' })} (yesterday)`)).toBeInTheDocument();
     expect(within(done).getByRole('button', { name: 'Execute Done one' })).toBeEnabled();
 
     const broken = screen.getByRole('article', { name: 'Broken one' });
@@ -107,7 +107,7 @@ describe('ProcessesPage: the list', () => {
     expect(within(busy).getByText('Etapa 3 de 7: Criando história')).toBeInTheDocument();
     expect(within(busy).getByText(`${formatDate(running.last_execution!)} (há 3 dias)`)).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Broken one' })).getByText('Erro')).toBeInTheDocument();
-    expect(screen.getByText(/Cada processo gera um vídeo ainda não gerado para o idioma selecionado/)).toBeInTheDocument();
+    expect(screen.getByText(/Cada processo gera um vídeo inédito no idioma selecionado/)).toBeInTheDocument();
   });
 
   it('says what a process lacks to run', async () => {

@@ -183,7 +183,7 @@ describe('PromptsPage', () => {
 
   it('has an empty state, with the create button for an admin', async () => {
     const { unmount } = renderPrompts({ 'GET /prompts/': promptList() });
-    expect(await screen.findByText('No prompt in the catalogue yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No prompt in the catalog yet.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New prompt' })).not.toBeInTheDocument();
     unmount();
 

@@ -100,7 +100,7 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
           </Box>
           <StatusChip
             tone={active ? 'success' : 'disabled'}
-            label={active ? t('common:status.active') : t('common:status.inactive')}
+            label={active ? t('common:status.active', { context: 'female' }) : t('common:status.inactive', { context: 'female' })}
           />
         </Box>
         {voice.description && (

@@ -150,7 +150,7 @@ describe('VoicesPage', () => {
 
     const card = await screen.findByRole('article', { name: 'Ana Narradora' });
     expect(screen.getByRole('heading', { level: 1, name: 'Vozes' })).toBeInTheDocument();
-    expect(within(card).getByText('Ativo')).toBeInTheDocument();
+    expect(within(card).getByText('Ativa')).toBeInTheDocument();
     expect(within(card).getByTitle('Idioma')).toHaveTextContent('🇧🇷 Português');
     expect(within(card).getByTitle('Gênero')).toHaveTextContent('Feminina');
     expect(within(card).getByRole('button', { name: 'Ouvir amostra de Ana Narradora' })).toBeInTheDocument();
@@ -158,7 +158,7 @@ describe('VoicesPage', () => {
 
   it('has an empty state; an admin is pointed to the settings', async () => {
     const { unmount } = renderVoices({ 'GET /voices/': list() });
-    expect(await screen.findByText('No voice in the catalogue yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No voice in the catalog yet.')).toBeInTheDocument();
     expect(counter('Total')).toBe('0');
     unmount();
 

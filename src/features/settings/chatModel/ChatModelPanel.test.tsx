@@ -37,7 +37,7 @@ describe('ChatGPT API panel', () => {
       within(usage)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Content generation', 'Script creation', 'Title optimisation', 'Description writing']);
+    ).toEqual(['Content generation', 'Script creation', 'Title optimization', 'Description writing']);
   });
 
   it('asks for the key when the field is left blank', async () => {

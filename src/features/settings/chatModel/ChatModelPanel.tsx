@@ -224,13 +224,13 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
           <Typography id="chat-model-status" component="h3" sx={{ fontWeight: 600, mb: 1.5 }}>
             {t('chatModel.status.title')}
           </Typography>
-          <StatusChip tone={status.tone} label={t(`common:status.${status.key}`)} />
+          <StatusChip tone={status.tone} label={t(`common:status.${status.key}`, { context: 'female' })} />
           {config ? (
             <Box sx={{ mt: 1.5 }}>
               <Typography variant="body2" color="textSecondary">
                 {config.last_tested
                   ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) })
-                  : t('neverTested')}
+                  : t('neverTested', { context: 'female' })}
               </Typography>
               <Typography variant="body2" color="textSecondary">
                 {t('chatModel.status.model', { model: config.model })}

@@ -56,7 +56,7 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
             {name}
           </Typography>
           <Chip size="small" variant="outlined" label={voice.type} />
-          {!active && <StatusChip tone="disabled" label={t('common:status.disabled')} />}
+          {!active && <StatusChip tone="disabled" label={t('common:status.disabled', { context: 'female' })} />}
         </Box>
         <Typography variant="body2" color="textSecondary" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
           {t('voices.id', { id: voice.id })}

@@ -126,18 +126,18 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
               {name}
             </Typography>
             {config.is_active && <Chip size="small" color="primary" icon={<Star aria-hidden />} label={t('youtube.active')} />}
-            {!config.is_enabled && <StatusChip tone="disabled" label={t('common:status.disabled')} />}
+            {!config.is_enabled && <StatusChip tone="disabled" label={t('common:status.disabled', { context: 'female' })} />}
           </Box>
           <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
             {t('youtube.channelId', { id: config.channel_id })}
           </Typography>
           <Typography variant="caption" color="textSecondary">
-            {config.last_tested ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) }) : t('neverTested')}
+            {config.last_tested ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) }) : t('neverTested', { context: 'female' })}
           </Typography>
         </Box>
         <StatusChip
           tone={connected ? 'success' : 'error'}
-          label={connected ? t('common:status.connected') : t('common:status.disconnected')}
+          label={connected ? t('common:status.connected', { context: 'female' }) : t('common:status.disconnected', { context: 'female' })}
         />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 1, mt: 1.5 }}>
