@@ -1,4 +1,9 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
+
+// Screens are lazy chunks and the whole suite shares two cores with the server tests: give
+// findBy*/waitFor five seconds rather than one before a test counts as failed.
+configure({ asyncUtilTimeout: 5000 });
 
 // Each test starts with empty storage (redux-persist writes to localStorage) and unmocked fetch.
 afterEach(() => {
