@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Config } from 'jest';
 
 const tsJest = (tsconfig: string) => ({
@@ -11,6 +12,9 @@ const tsJest = (tsconfig: string) => ({
 const config: Config = {
   // Password hashing (scrypt), database clones and full screens are slow on a loaded 2-core machine.
   testTimeout: 30_000,
+  // Jest keeps one core for itself by default, which leaves a 2-core machine one worker; many
+  // suites wait on ffmpeg, espeak-ng or a database, so two workers there finish a quarter sooner.
+  maxWorkers: Math.max(2, os.cpus().length - 1),
   projects: [
     {
       displayName: 'web',

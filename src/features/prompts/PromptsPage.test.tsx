@@ -44,6 +44,28 @@ describe('PromptsPage', () => {
     expect(Object.fromEntries(request.url.searchParams)).toEqual({ skip: '0', limit: '100', active_only: 'false' });
   });
 
+  it('shows a card per prompt on a phone, with the admin’s actions', async () => {
+    const width = window.innerWidth;
+    window.innerWidth = 375;
+    try {
+      const { user, server } = renderPrompts(
+        { 'GET /prompts/': promptList(...rows), 'PUT /prompts/pr-1/toggle': reply(200, { ...promptSummaryOf(secrets), is_active: false }) },
+        { user: adminUser },
+      );
+      const list = await screen.findByRole('region', { name: 'Prompts' });
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      const card = within(list).getByRole('article', { name: 'Family secrets' });
+      expect(within(card).getByText('ID: pr-1')).toBeInTheDocument();
+      expect(within(card).getByText('Active')).toBeInTheDocument();
+      expect(within(card).getByText(/^Updated 07\/03\/2025 \d\d:\d\d$/)).toBeInTheDocument();
+      await user.click(within(card).getByRole('button', { name: 'Deactivate Family secrets' }));
+      await waitFor(() => expect(server.calls('PUT /prompts/pr-1/toggle')).toHaveLength(1));
+      expect(within(list).getByRole('article', { name: 'The lighthouse' })).toHaveTextContent('Inactive');
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+
   it('gives an admin the create button and the actions column', async () => {
     renderPrompts({ 'GET /prompts/': promptList(...rows) }, { user: adminUser });
 

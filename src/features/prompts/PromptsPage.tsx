@@ -1,5 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -8,6 +9,8 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useListPromptsQuery, useMeQuery, type PromptSummary } from '../../api';
@@ -17,7 +20,9 @@ import { ListSkeleton } from '../../components/Skeletons';
 import { PromptDeleteDialog } from './PromptDeleteDialog';
 import { PromptDescriptionDialog } from './PromptDescriptionDialog';
 import { PromptEditorDialog } from './PromptEditorDialog';
-import { PromptRow, type PromptAction } from './PromptRow';
+import { PromptCard } from './PromptCard';
+import type { PromptAction } from './PromptParts';
+import { PromptRow } from './PromptRow';
 import { PromptViewDialog } from './PromptViewDialog';
 
 type EditorState = { mode: 'create' } | { mode: 'edit'; id: string } | null;
@@ -28,6 +33,8 @@ type EditorState = { mode: 'create' } | { mode: 'edit'; id: string } | null;
  */
 export default function PromptsPage() {
   const { t } = useTranslation(['prompts', 'common']);
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const { data: user } = useMeQuery();
   const admin = user?.is_admin === true;
   const { data, error, isLoading, isError, isFetching, refetch } = useListPromptsQuery();
@@ -82,6 +89,15 @@ export default function PromptsPage() {
         message={admin ? t('emptyAdmin') : t('empty')}
         action={admin ? createButton : undefined}
       />
+    );
+  } else if (narrow) {
+    // Phones: a card per prompt; nothing to scroll sideways.
+    content = (
+      <Box component="section" aria-label={t('table.label')} sx={{ display: 'grid', gap: 1.5 }}>
+        {prompts.map((prompt) => (
+          <PromptCard key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
+        ))}
+      </Box>
     );
   } else {
     content = (
