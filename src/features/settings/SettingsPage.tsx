@@ -96,7 +96,9 @@ export default function SettingsPage() {
         <Tabs
           orientation={wide ? 'vertical' : 'horizontal'}
           variant="scrollable"
-          scrollButtons="auto"
+          // Always there on narrow screens: arrows that appeared after MUI scrolled the open
+          // section's tab into view would cover it.
+          scrollButtons={wide ? 'auto' : true}
           allowScrollButtonsMobile
           value={current}
           onChange={(_event, value: Section) => select(value)}
