@@ -64,6 +64,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       now: options.now,
       ...(options.enqueue ? { enqueue: options.enqueue } : {}),
     }),);
+  // A statistics refresh asked for without a queue runs here: let it finish before the database goes.
+  app.addHook('onClose', () => app.services.publications.drain());
   // The embedded database tells this (its only) server of every user change: sessions are read from memory.
   if (options.database.watchUsers) {
     const stop = await app.services.auth.followUserChanges(options.database.watchUsers);

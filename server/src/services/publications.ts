@@ -566,13 +566,24 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
       .where(eq(publications.id, id));
   }
 
+  /** Refreshes run in this process (no queue), so closing the app can wait for them. */
+  const inProcess = new Set<Promise<unknown>>();
+
   /** POST /publications/stats/refresh: queued when there is a queue, else run in the background here. */
   async function requestRefresh(userId: string): Promise<void> {
     if (enqueueRefresh) {
       await enqueueRefresh(userId);
       return;
     }
-    void refreshStatsFor(userId).catch((error: unknown) => log?.(error, 'stats refresh failed'));
+    const running = refreshStatsFor(userId)
+      .catch((error: unknown) => log?.(error, 'stats refresh failed'))
+      .finally(() => inProcess.delete(running));
+    inProcess.add(running);
+  }
+
+  /** Waits for the refreshes started in this process (the app's shutdown). */
+  async function drain(): Promise<void> {
+    await Promise.allSettled([...inProcess]);
   }
 
   return {
@@ -587,6 +598,7 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
     refreshStatsFor,
     refreshAllStats,
     requestRefresh,
+    drain,
     forExecution,
     saveUploadSession,
     uploaded,
