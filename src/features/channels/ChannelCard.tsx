@@ -14,6 +14,7 @@ import { StatusChip } from '../../components/StatusChip';
 import { formatCount } from '../../lib/numbers';
 import { channelLabel } from './schemas';
 import { DIMMED_OPACITY } from '../../components/dimmed';
+import { FactList } from '../../components/FactList';
 
 export interface ChannelCardProps {
   channel: Channel;
@@ -72,21 +73,7 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
             label={active ? t('common:status.enabled') : t('common:status.disabled')}
           />
         </Box>
-        <Box
-          component="dl"
-          sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 0.75 }}
-        >
-          {facts.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" variant="body2" color="textSecondary">
-                {label}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right', overflowWrap: 'anywhere' }}>
-                {value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        <FactList facts={facts} />
       </Box>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, borderTop: 1, borderColor: 'divider', pt: 1 }}>
         <Tooltip title={toggleLabel} describeChild>

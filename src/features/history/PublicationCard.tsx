@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components';
@@ -14,6 +13,7 @@ import {
   TitleBlock,
   type PublicationItemProps,
 } from './PublicationParts';
+import { FactList } from '../../components/FactList';
 
 /** One publication on a phone: what the table row says, stacked, with the actions at the bottom. */
 export function PublicationCard({ publication, onAction }: PublicationItemProps) {
@@ -35,18 +35,7 @@ export function PublicationCard({ publication, onAction }: PublicationItemProps)
         <StatusBlock publication={publication} />
         {publication.below_min_views && <BelowMinFlag />}
       </Box>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 0.5 }}>
-        {facts.map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="textSecondary">
-              {label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right', overflowWrap: 'anywhere' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={facts} sx={{ rowGap: 0.5 }} />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', borderTop: 1, borderColor: 'divider', pt: 1 }}>
         <PublicationActions publication={publication} onAction={onAction} />
       </Box>

@@ -22,6 +22,7 @@ import { languageFlag, languageName } from '../../lib/languages';
 import { UNKNOWN_FIGURE } from '../../lib/numbers';
 import { needLabel, runningStep, statusLabel, statusTone, stepLabel } from './labels';
 import { DIMMED_OPACITY } from '../../components/dimmed';
+import { FactList } from '../../components/FactList';
 
 export type ProcessAction = 'execute' | 'toggle' | 'edit' | 'channel' | 'details' | 'delete';
 
@@ -145,21 +146,7 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
               {t('card.runningStep', { step: step.number, total: step.total, label: stepLabel(t, step.key) })}
             </Typography>
           )}
-          <Box
-            component="dl"
-            sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 0.75 }}
-          >
-            {facts.map(([label, value]) => (
-              <Box key={label} sx={{ display: 'contents' }}>
-                <Typography component="dt" variant="body2" color="textSecondary">
-                  {label}
-                </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right', overflowWrap: 'anywhere' }}>
-                  {value}
-                </Typography>
-              </Box>
-            ))}
-          </Box>
+          <FactList facts={facts} />
         </Box>
         {process.needs.length > 0 && (
           <Alert severity="warning" variant="outlined" role="note" sx={{ py: 0 }}>

@@ -16,6 +16,7 @@ import { PROMPT_TEXT_FIELDS } from '../../lib/constants';
 import { formatDateTime } from '../../lib/dates';
 import { categoryLabel } from './labels';
 import { LanguageTabs, languageTabIds } from './LanguageTabs';
+import { FactList } from '../../components/FactList';
 
 export interface PromptViewDialogProps {
   prompt: PromptSummary;
@@ -79,21 +80,7 @@ function PromptDetails({ prompt }: { prompt: Prompt }) {
   ];
   return (
     <>
-      <Box
-        component="dl"
-        sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 1, alignItems: 'center' }}
-      >
-        {facts.map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="textSecondary">
-              {label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={facts} align="left" sx={{ rowGap: 1, alignItems: 'center' }} />
       <Section title={t('view.description')}>
         <Text empty={t('view.emptyText')}>{prompt.description}</Text>
       </Section>

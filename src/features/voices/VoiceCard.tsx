@@ -17,6 +17,7 @@ import { formatDate } from '../../lib/dates';
 import { languageFlag, languageName } from '../../lib/languages';
 import { avatarColor, initialsOf } from './avatar';
 import { DIMMED_OPACITY } from '../../components/dimmed';
+import { FactList } from '../../components/FactList';
 
 export interface VoiceCardProps {
   voice: Voice;
@@ -115,10 +116,7 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
             ))}
           </Box>
         )}
-        <Box
-          component="dl"
-          sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 0.5, mt: 'auto' }}
-        >
+        <FactList facts={facts} sx={{ rowGap: 0.5, mt: 'auto' }}>
           <Typography component="dt" variant="body2" color="textSecondary">
             {t('card.id')}
           </Typography>
@@ -129,17 +127,7 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
           >
             {voice.id}
           </Typography>
-          {facts.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" variant="body2" color="textSecondary">
-                {label}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right' }}>
-                {value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        </FactList>
       </Box>
       {active ? (
         button
