@@ -42,7 +42,7 @@ export function addMonths(anchor: Date, months: number): Date {
  */
 export function billingPeriodAt(anchor: Date, billing: BillingPeriod, now: Date): { start: Date; next: Date } {
   const step = billing === 'annual' ? 12 : 1;
-  let periods = Math.max(0, Math.floor(((now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + now.getUTCMonth() - anchor.getUTCMonth()) / step) - 1);
+  let periods = 0;
   while (addMonths(anchor, (periods + 1) * step).getTime() <= now.getTime()) periods += 1;
   return { start: addMonths(anchor, periods * step), next: addMonths(anchor, (periods + 1) * step) };
 }
