@@ -18,6 +18,10 @@
  *      price of our filter graph (zoom, subtitles, audio, muxing) over a bare encode. The decode
  *      share makes the floor slightly generous; `render / (floor - decode)` is printed as well.
  *
+ * Every ffmpeg the machine has is measured in the same run and printed side by side: the one the
+ * server uses (FFMPEG_PATH, else a system ffmpeg 5+, else the bundled 4.1) and the others (the
+ * bundled one and a system one when both exist), each with its own floor.
+ *
  * Targets (2 cores): realtime factor (render wall / video duration) <= 0.35, render <= 1.5x floor,
  * ffmpeg peak RSS <= 600 MB. The machine may be shared: CPU seconds and the load average are printed
  * so a slow wall time caused by other processes can be told apart from a slow render.
@@ -27,7 +31,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { concatAudio } from '../server/src/pipeline/media/audio';
-import { ffmpegFileArg, resolveFfmpeg, runFfmpeg } from '../server/src/pipeline/media/ffmpeg';
+import {
+  availableFfmpegs,
+  ffmpegFileArg,
+  resolveMediaTools,
+  runFfmpeg,
+  type MediaTool,
+  type MediaTools,
+} from '../server/src/pipeline/media/ffmpeg';
 import { RENDER_SETTINGS, encoderArgs, renderVideo } from '../server/src/pipeline/media/render';
 import { makeSceneCard } from '../server/src/pipeline/media/sceneCards';
 import { subtitleCues } from '../server/src/pipeline/media/subtitles';
@@ -153,6 +164,73 @@ const median = (values: number[]): number => {
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
+/** `count` renders with `tools`, each followed by its floor and a decode-only run. */
+async function measure(
+  tools: MediaTools,
+  count: number,
+  dir: string,
+  job: { segments: Array<{ image: string; durationSeconds: number }>; narration: string; cues: ReturnType<typeof subtitleCues> },
+): Promise<{ figures: RunFigures[]; video: string }> {
+  const figures: RunFigures[] = [];
+  let video = '';
+  const ffmpeg = tools.ffmpeg.path;
+  for (let run = 1; run <= count; run += 1) {
+    const output = path.join(dir, `render-${run}.mp4`);
+    const load = os.loadavg()[0];
+    const render = await watchChildren(() =>
+      renderVideo({
+        workDir: path.join(dir, 'work'),
+        output,
+        thumbnail: path.join(dir, `thumb-${run}.jpg`),
+        thumbnailTitle: TITLE,
+        segments: job.segments,
+        audio: job.narration,
+        cues: job.cues,
+        tools,
+      }),
+    );
+    const floor = await watchChildren(() =>
+      runFfmpeg(
+        [
+          '-loglevel',
+          'error',
+          '-i',
+          ffmpegFileArg(output),
+          '-an',
+          ...encoderArgs(RENDER_SETTINGS),
+          '-f',
+          'mp4',
+          ffmpegFileArg(path.join(dir, `floor-${run}.mp4`)),
+        ],
+        { binary: ffmpeg },
+      ),
+    );
+    const decode = await watchChildren(() =>
+      runFfmpeg(['-loglevel', 'error', '-i', ffmpegFileArg(output), '-an', '-f', 'null', '-'], { binary: ffmpeg }),
+    );
+    const duration = render.result.durationSeconds;
+    figures.push({
+      renderSeconds: render.wallSeconds,
+      realtimeFactor: render.wallSeconds / duration,
+      peakRssMb: render.treePeakKb / 1024,
+      renderCpuSeconds: ffmpegCpuSeconds(render.perProcess),
+      floorSeconds: floor.wallSeconds,
+      floorCpuSeconds: ffmpegCpuSeconds(floor.perProcess),
+      decodeSeconds: decode.wallSeconds,
+      ratio: render.wallSeconds / floor.wallSeconds,
+      sizeMb: render.result.sizeBytes / 1024 / 1024,
+      load,
+    });
+    fs.rmSync(path.join(dir, `floor-${run}.mp4`), { force: true });
+    if (run === 1) {
+      video = `${fixed(duration)} s, ${render.result.width}x${render.result.height}, ${fixed(render.result.sizeBytes / 1024 / 1024)} MB`;
+    }
+  }
+  return { figures, video };
+}
+
+const describe = (tool: MediaTool) => `${tool.version} (${tool.source}${tool.major ? `, ${tool.major}.x` : ''}) ${tool.path}`;
+
 async function main(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
@@ -162,13 +240,18 @@ async function main(): Promise<void> {
     process.exit(130);
   });
   try {
-    const ffmpeg = resolveFfmpeg();
+    const chosen = await resolveMediaTools();
+    const ffmpegs = await availableFfmpegs();
     console.log(
-      `bench:render  ffmpeg ${ffmpeg.ffmpeg} (${ffmpeg.source})  cores ${os.cpus().length}  load average ${os
+      `bench:render  cores ${os.cpus().length}  load average ${os
         .loadavg()
         .map((l) => fixed(l))
         .join(' ')}`,
     );
+    console.log(`ffmpeg used by the server: ${describe(chosen.ffmpeg)}`);
+    for (const other of ffmpegs.filter((tool) => tool.path !== chosen.ffmpeg.path))
+      console.log(`also measured: ${describe(other)}`);
+    console.log(`ffprobe: ${describe(chosen.ffprobe)}`);
     console.log(`settings: ${JSON.stringify(RENDER_SETTINGS)}`);
 
     let started = Date.now();
@@ -199,89 +282,72 @@ async function main(): Promise<void> {
       `narration: ${fixed(joined.durationSeconds)} s (parts ${partSeconds.map((s) => fixed(s, 1)).join(', ')} s), ${cues.length} cues, in ${fixed((Date.now() - started) / 1000)} s`,
     );
 
-    const figures: RunFigures[] = [];
-    for (let run = 1; run <= runs; run += 1) {
-      const output = path.join(dir, `render-${run}.mp4`);
-      const load = os.loadavg()[0];
-      const render = await watchChildren(() =>
-        renderVideo({
-          workDir: path.join(dir, 'work'),
-          output,
-          thumbnail: path.join(dir, `thumb-${run}.jpg`),
-          thumbnailTitle: TITLE,
-          segments,
-          audio: narration,
-          cues,
-        }),
+    const results: Array<{ tool: MediaTool; figures: RunFigures[]; video: string }> = [];
+    for (const ffmpeg of ffmpegs) {
+      const { figures, video } = await measure({ ffmpeg, ffprobe: chosen.ffprobe }, runs, dir, { segments, narration, cues });
+      results.push({ tool: ffmpeg, figures, video });
+    }
+
+    const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+    for (const { tool, figures, video } of results) {
+      console.log('');
+      console.log(`ffmpeg ${describe(tool)}${tool.path === chosen.ffmpeg.path ? '  <- the server uses this one' : ''}`);
+      console.log(`video: ${video}`);
+      console.log(
+        'run  render s  realtime  peak RSS MB  ffmpeg CPU s  floor s  floor CPU s  decode s  ratio  ratio w/o decode  load at start',
       );
-      const floor = await watchChildren(() =>
-        runFfmpeg([
-          '-loglevel',
-          'error',
-          '-i',
-          ffmpegFileArg(output),
-          '-an',
-          ...encoderArgs(RENDER_SETTINGS),
-          '-f',
-          'mp4',
-          ffmpegFileArg(path.join(dir, `floor-${run}.mp4`)),
-        ]),
-      );
-      const decode = await watchChildren(() =>
-        runFfmpeg(['-loglevel', 'error', '-i', ffmpegFileArg(output), '-an', '-f', 'null', '-']),
-      );
-      const duration = render.result.durationSeconds;
-      figures.push({
-        renderSeconds: render.wallSeconds,
-        realtimeFactor: render.wallSeconds / duration,
-        peakRssMb: render.treePeakKb / 1024,
-        renderCpuSeconds: ffmpegCpuSeconds(render.perProcess),
-        floorSeconds: floor.wallSeconds,
-        floorCpuSeconds: ffmpegCpuSeconds(floor.perProcess),
-        decodeSeconds: decode.wallSeconds,
-        ratio: render.wallSeconds / floor.wallSeconds,
-        sizeMb: render.result.sizeBytes / 1024 / 1024,
-        load,
-      });
-      fs.rmSync(path.join(dir, `floor-${run}.mp4`), { force: true });
-      if (run === 1)
+      figures.forEach((f, i) => {
         console.log(
-          `video: ${fixed(duration)} s, ${render.result.width}x${render.result.height}, ${fixed(render.result.sizeBytes / 1024 / 1024)} MB`,
+          [
+            String(i + 1).padEnd(3),
+            fixed(f.renderSeconds).padStart(8),
+            fixed(f.realtimeFactor, 3).padStart(9),
+            fixed(f.peakRssMb, 0).padStart(12),
+            fixed(f.renderCpuSeconds, 1).padStart(13),
+            fixed(f.floorSeconds).padStart(8),
+            fixed(f.floorCpuSeconds, 1).padStart(12),
+            fixed(f.decodeSeconds).padStart(9),
+            fixed(f.ratio).padStart(6),
+            fixed(f.renderSeconds / Math.max(0.01, f.floorSeconds - f.decodeSeconds)).padStart(17),
+            fixed(f.load).padStart(5),
+          ].join(' '),
         );
+      });
     }
 
     console.log('');
-    console.log(
-      'run  render s  realtime  peak RSS MB  ffmpeg CPU s  floor s  floor CPU s  decode s  ratio  ratio w/o decode  load at start',
-    );
-    figures.forEach((f, i) => {
+    console.log(`${runs > 1 ? `median of ${runs} runs` : 'result'} against the targets (2 cores), side by side:`);
+    const header = ['', ...results.map(({ tool }) => `${tool.source} ${tool.major ?? '?'}.x`.padStart(14))].join('');
+    console.log(`${'figure'.padEnd(22)}${header}  target`);
+    const row = (label: string, values: number[], digits: number, limit: number, unit = '') =>
       console.log(
-        [
-          String(i + 1).padEnd(3),
-          fixed(f.renderSeconds).padStart(8),
-          fixed(f.realtimeFactor, 3).padStart(9),
-          fixed(f.peakRssMb, 0).padStart(12),
-          fixed(f.renderCpuSeconds, 1).padStart(13),
-          fixed(f.floorSeconds).padStart(8),
-          fixed(f.floorCpuSeconds, 1).padStart(12),
-          fixed(f.decodeSeconds).padStart(9),
-          fixed(f.ratio).padStart(6),
-          fixed(f.renderSeconds / Math.max(0.01, f.floorSeconds - f.decodeSeconds)).padStart(17),
-          fixed(f.load).padStart(5),
-        ].join(' '),
+        `${label.padEnd(22)}${values.map((v) => `${fixed(v, digits)}${unit} ${verdict(v <= limit)}`.padStart(14)).join('')}  <= ${limit}${unit}`,
       );
-    });
-    const realtime = median(figures.map((f) => f.realtimeFactor));
-    const ratio = median(figures.map((f) => f.ratio));
-    const peak = Math.max(...figures.map((f) => f.peakRssMb));
-    const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
-    console.log('');
-    console.log(`${runs > 1 ? `median of ${runs} runs` : 'result'} against the targets (2 cores):`);
-    console.log(
-      `  realtime factor  ${fixed(realtime, 3)}  <= ${TARGETS.realtimeFactor}  ${verdict(realtime <= TARGETS.realtimeFactor)}`,
+    row(
+      'realtime factor',
+      results.map(({ figures }) => median(figures.map((f) => f.realtimeFactor))),
+      3,
+      TARGETS.realtimeFactor,
     );
-    console.log(`  ratio to floor   ${fixed(ratio)}   <= ${TARGETS.ratioToFloor}   ${verdict(ratio <= TARGETS.ratioToFloor)}`);
-    console.log(`  peak RSS (max)   ${fixed(peak, 0)} MB <= ${TARGETS.peakRssMb} MB  ${verdict(peak <= TARGETS.peakRssMb)}`);
+    row(
+      'ratio to floor',
+      results.map(({ figures }) => median(figures.map((f) => f.ratio))),
+      2,
+      TARGETS.ratioToFloor,
+    );
+    row(
+      'peak RSS (max)',
+      results.map(({ figures }) => Math.max(...figures.map((f) => f.peakRssMb))),
+      0,
+      TARGETS.peakRssMb,
+      ' MB',
+    );
+    console.log(
+      `${'render s'.padEnd(22)}${results.map(({ figures }) => fixed(median(figures.map((f) => f.renderSeconds))).padStart(14)).join('')}`,
+    );
+    console.log(
+      `${'floor s'.padEnd(22)}${results.map(({ figures }) => fixed(median(figures.map((f) => f.floorSeconds))).padStart(14)).join('')}`,
+    );
     console.log(`node's own peak RSS: ${fixed(process.resourceUsage().maxRSS / 1024, 0)} MB`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

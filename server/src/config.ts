@@ -29,8 +29,10 @@ export interface Config {
   proxyCheckUrl: string;
   /** Where executions keep their files (DATA_DIR/media unless MEDIA_DIR is set). */
   mediaDir: string;
-  /** An ffmpeg binary to use instead of the system's (FFMPEG_PATH). */
+  /** An ffmpeg binary to use instead of a system or the bundled one (FFMPEG_PATH). */
   ffmpegPath: string | undefined;
+  /** An ffprobe binary likewise (FFPROBE_PATH); beside FFMPEG_PATH's by default. */
+  ffprobePath: string | undefined;
   /** Engine jobs run at once by each process that runs jobs. */
   workerConcurrency: number;
   /** Where scene images come from: the OpenAI images API, or cards drawn locally. */
@@ -133,15 +135,15 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? 'data');
 
   const databaseRaw = nonEmpty(env, 'DATABASE_URL');
-  const databaseUrl =
-    databaseRaw === undefined ? undefined : parseUrl('DATABASE_URL', databaseRaw, ['postgres:', 'postgresql:']);
+  const databaseUrl = databaseRaw === undefined ? undefined : parseUrl('DATABASE_URL', databaseRaw, ['postgres:', 'postgresql:']);
 
   const adminEmails = (nonEmpty(env, 'ADMIN_EMAIL') ?? '')
     .split(',')
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean);
   for (const email of adminEmails) {
-    if (!EMAIL.test(email)) throw new ConfigError(`ADMIN_EMAIL must be an email address or a comma-separated list (got "${email}")`);
+    if (!EMAIL.test(email))
+      throw new ConfigError(`ADMIN_EMAIL must be an email address or a comma-separated list (got "${email}")`);
   }
 
   const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     proxyCheckUrl: urlOr(env, 'PROXY_CHECK_URL', 'https://www.google.com/generate_204'),
     mediaDir: path.resolve(nonEmpty(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
     ffmpegPath: nonEmpty(env, 'FFMPEG_PATH'),
+    ffprobePath: nonEmpty(env, 'FFPROBE_PATH'),
     workerConcurrency: integerIn('WORKER_CONCURRENCY', nonEmpty(env, 'WORKER_CONCURRENCY'), 1, 1, 16),
     imageProvider: imageProvider(nonEmpty(env, 'IMAGE_PROVIDER')),
     storyChapters: integerIn('STORY_CHAPTERS', nonEmpty(env, 'STORY_CHAPTERS'), 5, 2, 20),

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { concatAudio, concatAudioGraph } from '../src/pipeline/media/audio';
 import {
   MediaError,
+  availableFfmpegs,
   parseFfmpegMajor,
   parseProbeJson,
+  parseToolVersion,
   probe,
-  resolveFfmpeg,
+  resolveMediaTools,
   runFfmpeg,
   stderrSummary,
 } from '../src/pipeline/media/ffmpeg';
@@ -23,10 +25,11 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** An executable shell script at `file` (a stand-in binary; only its existence matters). */
-function fakeBinary(file: string): string {
+/** An executable stand-in for ffmpeg/ffprobe at `file` that answers `-version` with `version`. */
+function fakeBinary(file: string, version = '6.1.1'): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const name = path.basename(file);
+  fs.writeFileSync(file, `#!/bin/sh\necho "${name} version ${version} Copyright (c) the FFmpeg developers"\n`, { mode: 0o755 });
   return file;
 }
 
@@ -41,41 +44,75 @@ async function rejection(promise: Promise<unknown>): Promise<MediaError> {
   throw new Error('expected a rejection');
 }
 
-describe('resolveFfmpeg', () => {
-  it('prefers FFMPEG_PATH, with ffprobe beside it or from FFPROBE_PATH', () => {
-    const ffmpeg = fakeBinary(path.join(dir, 'custom', 'ffmpeg'));
-    const ffprobe = fakeBinary(path.join(dir, 'custom', 'ffprobe'));
-    expect(resolveFfmpeg({ FFMPEG_PATH: ffmpeg, PATH: '/usr/bin' })).toEqual({
-      ffmpeg,
-      ffprobe,
-      ffprobeFound: true,
-      source: 'FFMPEG_PATH',
+const BUNDLED_FFMPEG = require('@ffmpeg-installer/ffmpeg').path as string;
+const BUNDLED_FFPROBE = require('@ffprobe-installer/ffprobe').path as string;
+
+describe('resolveMediaTools', () => {
+  it('prefers FFMPEG_PATH, with ffprobe from FFPROBE_PATH or beside it, and says their versions', async () => {
+    const ffmpeg = fakeBinary(path.join(dir, 'custom', 'ffmpeg'), '7.0.2');
+    const ffprobe = fakeBinary(path.join(dir, 'custom', 'ffprobe'), '7.0.2');
+    expect(await resolveMediaTools({ FFMPEG_PATH: ffmpeg, PATH: '/nonexistent' })).toEqual({
+      ffmpeg: { path: ffmpeg, source: 'FFMPEG_PATH', version: '7.0.2', major: 7 },
+      ffprobe: { path: ffprobe, source: 'FFMPEG_PATH', version: '7.0.2', major: 7 },
     });
-    const other = fakeBinary(path.join(dir, 'other', 'ffprobe'));
-    expect(resolveFfmpeg({ FFMPEG_PATH: ffmpeg, FFPROBE_PATH: other }).ffprobe).toBe(other);
+    const other = fakeBinary(path.join(dir, 'other', 'ffprobe'), '5.1.2');
+    expect((await resolveMediaTools({ FFMPEG_PATH: ffmpeg, FFPROBE_PATH: other })).ffprobe).toMatchObject({
+      path: other,
+      source: 'FFPROBE_PATH',
+    });
   });
 
-  it('finds both on PATH by scanning its folders', () => {
-    const bin = path.join(dir, 'bin');
-    const ffmpeg = fakeBinary(path.join(bin, 'ffmpeg'));
-    expect(resolveFfmpeg({ PATH: `/nonexistent${path.delimiter}${bin}` })).toEqual({
-      ffmpeg,
-      ffprobe: path.join(bin, 'ffprobe'),
-      ffprobeFound: false,
-      source: 'system',
-    });
-    fs.writeFileSync(path.join(bin, 'ffprobe'), 'not executable', { mode: 0o644 });
-    expect(resolveFfmpeg({ PATH: bin }).ffprobeFound).toBe(false);
+  it('takes a system ffmpeg of version 5 or newer from PATH', async () => {
+    const bin = path.join(dir, 'bin5');
+    const ffmpeg = fakeBinary(path.join(bin, 'ffmpeg'), '5.1.9-0+deb12u1');
+    const ffprobe = fakeBinary(path.join(bin, 'ffprobe'), '5.1.9-0+deb12u1');
+    const tools = await resolveMediaTools({ PATH: `/nonexistent${path.delimiter}${bin}` });
+    expect(tools.ffmpeg).toEqual({ path: ffmpeg, source: 'system', version: '5.1.9-0+deb12u1', major: 5 });
+    expect(tools.ffprobe).toMatchObject({ path: ffprobe, source: 'system' });
   });
 
-  it("is 'missing' when FFMPEG_PATH names no executable, or nothing is installed", () => {
-    expect(() => resolveFfmpeg({ FFMPEG_PATH: path.join(dir, 'no-such-ffmpeg'), PATH: '/usr/bin' })).toThrow(
-      expect.objectContaining({
-        code: 'missing',
-        message: expect.stringContaining('apt-get install ffmpeg, or set FFMPEG_PATH'),
-      }),
-    );
-    expect(() => resolveFfmpeg({ PATH: path.join(dir, 'empty') })).toThrow(expect.objectContaining({ code: 'missing' }));
+  it('passes over an older system ffmpeg, and uses the bundled ones when the system has none', async () => {
+    const bin = path.join(dir, 'bin4');
+    fakeBinary(path.join(bin, 'ffmpeg'), '4.4.2-0ubuntu0.22.04.1');
+    const old = await resolveMediaTools({ PATH: bin });
+    expect(old.ffmpeg).toMatchObject({ path: BUNDLED_FFMPEG, source: 'bundled', major: 4 });
+    expect(old.ffmpeg.version).toMatch(/^N-\d+/);
+
+    const bare = await resolveMediaTools({ PATH: path.join(dir, 'empty') });
+    expect(bare.ffmpeg).toMatchObject({ path: BUNDLED_FFMPEG, source: 'bundled' });
+    expect(bare.ffprobe).toMatchObject({ path: BUNDLED_FFPROBE, source: 'bundled' });
+    expect(fs.statSync(BUNDLED_FFPROBE).mode & 0o111).not.toBe(0);
+  });
+
+  it("is 'missing' when FFMPEG_PATH or FFPROBE_PATH names no executable", async () => {
+    const error = await rejection(resolveMediaTools({ FFMPEG_PATH: path.join(dir, 'no-such-ffmpeg'), PATH: '/usr/bin' }));
+    expect(error).toMatchObject({ code: 'missing', message: expect.stringContaining('is not an executable file') });
+    expect(error.message).toContain('FFMPEG_PATH=');
+    const probeError = await rejection(resolveMediaTools({ FFPROBE_PATH: path.join(dir, 'no-such-ffprobe'), PATH: '/usr/bin' }));
+    expect(probeError.message).toContain('FFPROBE_PATH=');
+  });
+
+  it('lists every ffmpeg the machine has, the chosen one first', async () => {
+    const bin = path.join(dir, 'bin6');
+    const system = fakeBinary(path.join(bin, 'ffmpeg'), '6.1.1');
+    fakeBinary(path.join(bin, 'ffprobe'), '6.1.1');
+    const list = await availableFfmpegs({ PATH: bin });
+    expect(list.map((tool) => [tool.path, tool.source])).toEqual([
+      [system, 'system'],
+      [BUNDLED_FFMPEG, 'bundled'],
+    ]);
+  });
+
+  it('tells the release from a version or, for a git build, from its libraries', () => {
+    expect(parseToolVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright')).toEqual({ version: '5.1.9-0+deb12u1', major: 5 });
+    expect(parseToolVersion('ffprobe version n6.1.1 Copyright')).toEqual({ version: 'n6.1.1', major: 6 });
+    expect(
+      parseToolVersion('ffmpeg version N-47683-g0e8eb07980-static https://x\nlibavutil      56. 24.101 / 56. 24.101'),
+    ).toEqual({
+      version: 'N-47683-g0e8eb07980-static',
+      major: 4,
+    });
+    expect(parseFfmpegMajor('ffmpeg version N-112000-gabc Copyright')).toBeNull();
   });
 });
 
@@ -107,11 +144,8 @@ describe('runFfmpeg', () => {
     });
   });
 
-  it('summarises stderr and parses versions', () => {
+  it('summarises stderr', () => {
     expect(stderrSummary('a\r\n\nb\rc\n  d  \n', 2)).toBe('c\nd');
-    expect(parseFfmpegMajor('ffmpeg version 5.1.9-0+deb12u1 Copyright')).toBe(5);
-    expect(parseFfmpegMajor('ffmpeg version n6.1.1 Copyright')).toBe(6);
-    expect(parseFfmpegMajor('ffmpeg version N-112000-gabc Copyright')).toBeNull();
   });
 });
 
@@ -164,7 +198,7 @@ describe('concatAudio', () => {
 
   it('pads every input but the last, and refuses nothing to join', async () => {
     expect(concatAudioGraph(2, 0.4)).toBe(
-      '[0:a:0]aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono,apad=pad_dur=0.400[a0];' +
+      '[0:a:0]aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono,apad=pad_len=19200[a0];' +
         '[1:a:0]aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono[a1];[a0][a1]concat=n=2:v=0:a=1[out]',
     );
     expect((await rejection(concatAudio([], path.join(dir, 'x.wav')))).code).toBe('invalid');

@@ -2,8 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { concatAudio } from '../src/pipeline/media/audio';
-import { MediaError, probe, runFfmpeg } from '../src/pipeline/media/ffmpeg';
-import { RENDER_SETTINGS, planSegments, renderGraph, renderVideo, splitPasses, stillChain } from '../src/pipeline/media/render';
+import { MediaError, availableFfmpegs, ffmpegFileArg, probe, resolveMediaTools, runFfmpeg } from '../src/pipeline/media/ffmpeg';
+import {
+  RENDER_SETTINGS,
+  planSegments,
+  renderGraph,
+  renderVideo,
+  splitPasses,
+  stillChain,
+  zoomSteps,
+} from '../src/pipeline/media/render';
 import { cardPalette, makeSceneCard } from '../src/pipeline/media/sceneCards';
 import { subtitleCues } from '../src/pipeline/media/subtitles';
 import { espeakSpeak } from '../src/providers/speech';
@@ -141,14 +149,19 @@ describe('the render plan', () => {
   });
 
   it('holds each one-pixel zoom step for several frames of a long still', () => {
-    const chain = stillChain(0, { image: 'a', frames: 250, direction: 'in' }, RENDER_SETTINGS);
-    // 77 steps of one pixel per edge (1920 * 0.08 / 2), 78 distinct pictures for 250 frames.
-    expect(chain).toContain('loop=loop=78:size=1:start=0');
-    expect(chain).toContain('scale=w=1920+2*round(min(n\\,77)*77/77):h=1080+2*round(min(n\\,77)*43/77):eval=frame');
+    const segment = { image: 'a', frames: 250, direction: 'in' as const };
+    // The crop shrinks by 1920 - 1920/1.08 = 142 pixels: 71 steps of one pixel per edge, 72 pictures for 250 frames.
+    expect(zoomSteps(segment, RENDER_SETTINGS)).toBe(71);
+    const chain = stillChain(0, segment, RENDER_SETTINGS);
+    expect(chain).toContain('loop=loop=72:size=1:start=0');
+    expect(chain).toContain(
+      "zoompan=z='1920/(1920-2*min(in,71)+0.25)':x='min(in,71)':y='floor((ih-trunc(ih/zoom))/2)':d=1:s=1920x1080:fps=25",
+    );
+    expect(chain).toContain('setpts=N*250/72/(25*TB)');
     expect(chain).toContain('trim=end_frame=250');
     const graph = renderGraph([{ image: 'a', frames: 10, direction: 'out' }], RENDER_SETTINGS, 'subs.ass');
-    expect(graph).toContain('(9-min(n\\,9))');
-    expect(graph.endsWith('[s0]concat=n=1:v=1:a=0,ass=filename=subs.ass,format=yuv420p[v]')).toBe(true);
+    expect(graph).toContain("z='1920/(1920-2*(9-min(in,9))+0.25)'");
+    expect(graph.endsWith('[s0]concat=n=1:v=1:a=0,ass=filename=subs.ass:fontsdir=fonts,format=yuv420p[v]')).toBe(true);
   });
 
   it('splits long stories into passes that know where they start, for the subtitles', () => {
@@ -159,7 +172,7 @@ describe('the render plan', () => {
     ]);
     const graph = renderGraph(planned.slice(2), RENDER_SETTINGS, 'subs.ass', 30);
     expect(graph).toContain(
-      'concat=n=1:v=1:a=0,setpts=PTS+30/(25*TB),ass=filename=subs.ass,setpts=PTS-STARTPTS,format=yuv420p[v]',
+      'concat=n=1:v=1:a=0,setpts=PTS+30/(25*TB),ass=filename=subs.ass:fontsdir=fonts,setpts=PTS-STARTPTS,format=yuv420p[v]',
     );
   });
 });
@@ -186,6 +199,7 @@ describe('renderVideo', () => {
       sizeBytes: fs.statSync(output).size,
       width: 1920,
       height: 1080,
+      missingGlyphs: [],
     });
 
     const boxes = topLevelBoxes(output);
@@ -270,7 +284,7 @@ describe('renderVideo', () => {
     try {
       const error = await rejection(renderVideo({ ...base, segments }));
       expect(error.code).toBe('missing');
-      expect(error.message).toContain('apt-get install ffmpeg, or set FFMPEG_PATH');
+      expect(error.message).toContain('is not an executable file');
     } finally {
       if (previous === undefined) delete process.env.FFMPEG_PATH;
       else process.env.FFMPEG_PATH = previous;
@@ -280,4 +294,120 @@ describe('renderVideo', () => {
     );
     expect(fs.existsSync(base.output)).toBe(false);
   });
+});
+
+describe('on every ffmpeg this machine has (always the bundled 4.1; a system 5+ too when present)', () => {
+  let ffmpegs: Awaited<ReturnType<typeof availableFfmpegs>>;
+  let tone: string;
+  let lines: string;
+  let emptyFonts: string;
+
+  beforeAll(async () => {
+    ffmpegs = await availableFfmpegs();
+    tone = path.join(dir, 'tone.wav');
+    await runFfmpeg(['-f', 'lavfi', '-i', 'sine=frequency=330:duration=2:sample_rate=48000', ffmpegFileArg(tone)]);
+    // A black still with two thin white lines: a vertical one near the left edge, a horizontal one near the top.
+    lines = path.join(dir, 'lines.png');
+    await runFfmpeg([
+      ...['-f', 'lavfi', '-i', 'color=black:s=1920x1080:d=1'],
+      ...['-vf', 'drawbox=x=199:y=0:w=3:h=1080:color=white:t=fill,drawbox=x=0:y=149:w=1920:h=3:color=white:t=fill'],
+      ...['-frames:v', '1', ffmpegFileArg(lines)],
+    ]);
+    emptyFonts = path.join(dir, 'no-fonts.conf');
+    fs.writeFileSync(emptyFonts, '<?xml version="1.0"?>\n<fontconfig></fontconfig>\n');
+  }, 60_000);
+
+  it('includes the bundled ffmpeg', () => {
+    expect(ffmpegs.some((tool) => tool.source === 'bundled')).toBe(true);
+  });
+
+  it('draws the subtitles with the shipped fonts when the machine lists no fonts at all', async () => {
+    const previous = process.env.FONTCONFIG_FILE;
+    process.env.FONTCONFIG_FILE = emptyFonts;
+    try {
+      const { ffprobe } = await resolveMediaTools();
+      for (const ffmpeg of ffmpegs) {
+        const render = async (name: string, withCue: boolean) => {
+          const output = path.join(dir, `fonts-${ffmpeg.source}-${name}.mp4`);
+          await renderVideo({
+            workDir: path.join(dir, `work-fonts-${name}`),
+            output,
+            thumbnail: path.join(dir, `fonts-${ffmpeg.source}-${name}.jpg`),
+            thumbnailTitle: 'Título com acentuação',
+            segments: [{ image: cards[0], durationSeconds: 2 }],
+            audio: tone,
+            cues: withCue ? [{ start: 0.4, end: 1.4, text: 'Água, ação e coração.\nЗдравствуй, мир!' }] : [],
+            tools: { ffmpeg, ffprobe },
+          });
+          return output;
+        };
+        const withCue = await render('cue', true);
+        const withoutCue = await render('none', false);
+        // Where the cue stands the pictures differ; after it they are the same again.
+        expect(await subtitleAreaPsnr(withCue, withoutCue, 0.9)).toBeLessThan(25);
+        expect(await subtitleAreaPsnr(withCue, withoutCue, 1.8)).toBeGreaterThan(35);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.FONTCONFIG_FILE;
+      else process.env.FONTCONFIG_FILE = previous;
+    }
+  }, 180_000);
+
+  it('renders a story in a script no font here can draw, and names the characters that are missing', async () => {
+    const result = await renderVideo({
+      workDir: path.join(dir, 'work-cjk'),
+      output: path.join(dir, 'cjk.mp4'),
+      thumbnail: path.join(dir, 'cjk.jpg'),
+      thumbnailTitle: '灯台守の娘',
+      segments: [{ image: cards[0], durationSeconds: 2 }],
+      audio: tone,
+      cues: [{ start: 0.2, end: 1.5, text: '嵐の夜、マリアは灯台に登った。' }],
+      systemFontDirs: [path.join(dir, 'no-fonts-here')],
+    });
+    expect(result.durationSeconds).toBeGreaterThan(1.9);
+    expect(result.missingGlyphs).toEqual(expect.arrayContaining(['灯', '台', '嵐']));
+    expect(result.missingGlyphs.length).toBeLessThanOrEqual(20);
+  }, 60_000);
+
+  it('zooms smoothly: lines near the edges move one way, about a pixel at a time, with no visible wobble', async () => {
+    const segment = { image: lines, frames: 100, direction: 'in' as const };
+    for (const ffmpeg of ffmpegs) {
+      const row = path.join(dir, `row-${ffmpeg.source}.raw`);
+      const column = path.join(dir, `column-${ffmpeg.source}.raw`);
+      const graph = `${stillChain(0, segment, RENDER_SETTINGS)};[s0]format=gray,split=2[r][c];[r]crop=1920:1:0:540[row];[c]crop=1:1080:960:0[col]`;
+      await runFfmpeg(
+        [
+          ...['-i', ffmpegFileArg(lines), '-filter_complex', graph],
+          ...['-map', '[row]', '-f', 'rawvideo', ffmpegFileArg(row)],
+          ...['-map', '[col]', '-f', 'rawvideo', ffmpegFileArg(column)],
+        ],
+        { binary: ffmpeg.path },
+      );
+      /** Brightness-weighted centre of the line found in the first `span` pixels of each frame. */
+      const centres = (file: string, size: number, span: number) => {
+        const data = fs.readFileSync(file);
+        expect(data.length).toBe(size * segment.frames);
+        return Array.from({ length: segment.frames }, (_, frame) => {
+          let sum = 0;
+          let weight = 0;
+          for (let i = 0; i < span; i += 1) {
+            const value = Math.max(0, data[frame * size + i] - 40);
+            sum += value * i;
+            weight += value;
+          }
+          return sum / weight;
+        });
+      };
+      for (const positions of [centres(row, 1920, 400), centres(column, 1080, 300)]) {
+        // Zooming in pushes both lines towards the top-left corner, steadily. The window's edges are
+        // whole pixels that only move inwards; when the height shrinks by one pixel while the top stays,
+        // a line near the top lags by a fraction of a pixel (measured: 0.15), never a visible step back.
+        expect(positions[positions.length - 1]).toBeLessThan(positions[0] - 8);
+        for (let i = 1; i < positions.length; i += 1) {
+          expect(positions[i]).toBeLessThanOrEqual(positions[i - 1] + 0.25);
+          expect(positions[i - 1] - positions[i]).toBeLessThan(1.5);
+        }
+      }
+    }
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, probe, runFfmpeg } from './ffmpeg';
+import { MediaError, ffmpegFileArg, probe, runFfmpeg, type MediaTools } from './ffmpeg';
 
 /**
  * Narration audio: joining the narrated parts into one track and measuring audio files.
@@ -17,8 +17,10 @@ export interface ConcatAudioOptions {
   gapSeconds?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** The ffmpeg binary; resolveFfmpeg() when absent. */
+  /** The ffmpeg binary; resolveMediaTools()'s when absent. */
   ffmpegPath?: string;
+  /** The tools to use (ffmpeg and ffprobe); resolveMediaTools() when absent. */
+  tools?: MediaTools;
 }
 
 export interface ConcatAudioResult {
@@ -31,8 +33,8 @@ export interface ConcatAudioResult {
 }
 
 /** The duration of an audio file, seconds. Throws MediaError('invalid') when it holds no audio. */
-export async function audioDurationSeconds(file: string): Promise<number> {
-  const info = await probe(file);
+export async function audioDurationSeconds(file: string, tools?: MediaTools): Promise<number> {
+  const info = await probe(file, tools ? { binary: tools.ffprobe.path } : {});
   if (!info.streams.some((stream) => stream.type === 'audio'))
     throw new MediaError('invalid', `${path.basename(file)} holds no audio`);
   if (!(info.durationSeconds > 0)) throw new MediaError('invalid', `${path.basename(file)} has no duration`);
@@ -42,13 +44,14 @@ export async function audioDurationSeconds(file: string): Promise<number> {
 /**
  * The filter graph joining `count` inputs: each one resampled to 48 kHz mono 16-bit (so WAVs at
  * 22 050 Hz from espeak-ng and 24 kHz from OpenAI mix freely), padded with `gapSeconds` of silence
- * (apad) unless it is the last, then joined with the concat filter.
+ * (apad, counted in samples) unless it is the last, then joined with the concat filter.
  */
 export function concatAudioGraph(count: number, gapSeconds: number): string {
   const chains: string[] = [];
   const labels: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const pad = i < count - 1 && gapSeconds > 0 ? `,apad=pad_dur=${gapSeconds.toFixed(3)}` : '';
+    // pad_len (samples) rather than pad_dur, which ffmpeg 4.1 lacks.
+    const pad = i < count - 1 && gapSeconds > 0 ? `,apad=pad_len=${Math.round(gapSeconds * NARRATION_SAMPLE_RATE)}` : '';
     chains.push(`[${i}:a:0]aresample=${NARRATION_SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono${pad}[a${i}]`);
     labels.push(`[a${i}]`);
   }
@@ -65,7 +68,7 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
   if (inputs.length === 0) throw new MediaError('invalid', 'No narration to join');
   const gap = opts.gapSeconds ?? DEFAULT_GAP_SECONDS;
   if (!(gap >= 0) || gap > 10) throw new MediaError('invalid', `The gap between parts must be 0-10 s (got ${gap})`);
-  const durations = await Promise.all(inputs.map((file) => audioDurationSeconds(file)));
+  const durations = await Promise.all(inputs.map((file) => audioDurationSeconds(file, opts.tools)));
   const offsets: number[] = [];
   let position = 0;
   for (const duration of durations) {
@@ -91,8 +94,8 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
   ];
   try {
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await runFfmpeg(args, { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.ffmpegPath });
-    const durationSeconds = await audioDurationSeconds(temporary);
+    await runFfmpeg(args, { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path ?? opts.ffmpegPath });
+    const durationSeconds = await audioDurationSeconds(temporary, opts.tools);
     await fs.rename(temporary, target);
     return { durationSeconds, offsets, durations };
   } finally {

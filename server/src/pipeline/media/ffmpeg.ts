@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -20,21 +21,41 @@ export class MediaError extends Error {
   }
 }
 
-export const FFMPEG_MISSING_MESSAGE = 'ffmpeg is not installed: apt-get install ffmpeg, or set FFMPEG_PATH';
+export const FFMPEG_MISSING_MESSAGE =
+  'ffmpeg was not found: run `npm ci` (the bundled ffmpeg comes with @ffmpeg-installer/ffmpeg), or set FFMPEG_PATH';
+export const FFPROBE_MISSING_MESSAGE =
+  'ffprobe was not found: run `npm ci` (the bundled ffprobe comes with @ffprobe-installer/ffprobe), or set FFPROBE_PATH';
 export const DEFAULT_FFMPEG_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
+/** A system ffmpeg older than this is passed over for the bundled one (the README's rule). */
+export const MIN_SYSTEM_FFMPEG_MAJOR = 5;
 /** How much of ffmpeg's stderr is kept for error messages. */
 const STDERR_TAIL_CHARS = 4096;
 /** How many of the last stderr lines go into an error message. */
 const ERROR_LINES = 8;
 
-export interface ResolvedFfmpeg {
-  ffmpeg: string;
-  /** Where ffprobe is expected; see `ffprobeFound`. */
-  ffprobe: string;
-  /** False when no ffprobe was found (e.g. @ffmpeg-installer ships only ffmpeg): `probe` then fails with 'missing'. */
-  ffprobeFound: boolean;
-  source: 'FFMPEG_PATH' | 'system' | '@ffmpeg-installer';
+/** Where a tool came from: an operator's setting, the system's PATH, or the npm package that ships it. */
+export type MediaToolSource = 'FFMPEG_PATH' | 'FFPROBE_PATH' | 'system' | 'bundled';
+
+export interface MediaTool {
+  path: string;
+  source: MediaToolSource;
+  /** What `-version` says, e.g. "5.1.9-0+deb12u1" or "N-47683-g0e8eb07980-static". */
+  version: string;
+  /** The release it belongs to, from its libraries when the version does not say (4, 5, 6...); null when unknown. */
+  major: number | null;
+}
+
+export interface MediaTools {
+  ffmpeg: MediaTool;
+  ffprobe: MediaTool;
+}
+
+/** The part of the environment that decides which tools are used. */
+export interface MediaToolsEnv {
+  FFMPEG_PATH?: string;
+  FFPROBE_PATH?: string;
+  PATH?: string;
 }
 
 /** True when `file` is an executable regular file. */
@@ -58,40 +79,167 @@ export function findOnPath(name: string, envPath: string | undefined): string | 
   return null;
 }
 
-/** The `path` of the optional @ffmpeg-installer/ffmpeg package, when it happens to be installed. */
-function installerFfmpeg(): string | null {
+/**
+ * A binary shipped inside an npm package, made runnable: the packages set the run bit in an install
+ * script that npm 11 does not run, and @ffprobe-installer's tarball has it for the owner only. When
+ * this user may not run it and cannot chmod it, a private copy in the temporary folder is used.
+ */
+function runnableShipped(file: string): string | null {
+  if (!fs.existsSync(file)) return null;
+  if (isExecutable(file)) return file;
   try {
-    const installer = require(require.resolve('@ffmpeg-installer/ffmpeg')) as { path?: unknown };
-    return typeof installer.path === 'string' && isExecutable(installer.path) ? installer.path : null;
+    fs.chmodSync(file, 0o755);
+    if (isExecutable(file)) return file;
+  } catch {
+    // Not ours: copy it below.
+  }
+  try {
+    const stat = fs.statSync(file);
+    const copy = path.join(os.tmpdir(), `storyflow-${path.basename(file)}-${stat.size}-${Math.round(stat.mtimeMs)}`);
+    if (!isExecutable(copy)) {
+      const partial = `${copy}.${process.pid}.partial`;
+      fs.copyFileSync(file, partial);
+      fs.chmodSync(partial, 0o755);
+      fs.renameSync(partial, copy);
+    }
+    return copy;
+  } catch {
+    return null;
+  }
+}
+
+/** The binary of an @ffmpeg-installer / @ffprobe-installer package for this platform, if installed. */
+function shippedBinary(pkg: '@ffmpeg-installer/ffmpeg' | '@ffprobe-installer/ffprobe'): string | null {
+  try {
+    const installer = require(pkg) as { path?: unknown };
+    return typeof installer.path === 'string' ? runnableShipped(installer.path) : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Where ffmpeg and ffprobe are: FFMPEG_PATH (ffprobe from FFPROBE_PATH or beside it), else both on
- * PATH, else the optional @ffmpeg-installer/ffmpeg package. An FFMPEG_PATH that does not point to
- * an executable is an error, not a reason to look elsewhere. Throws MediaError('missing').
+ * The version in `-version`'s first line, and the release: "5.1.9-0+deb12u1" says 5; a git build
+ * ("N-47683-g0e8eb07980-static") says nothing, so its libavutil major tells (56 is 4.x, 57 is 5.x, ...).
  */
-export function resolveFfmpeg(env: NodeJS.ProcessEnv = process.env): ResolvedFfmpeg {
+export function parseToolVersion(output: string): { version: string; major: number | null } {
+  const first = /(?:ffmpeg|ffprobe) version (\S+)/i.exec(output);
+  const version = first?.[1] ?? 'unknown';
+  const release = /^n?(\d+)\.\d+/i.exec(version);
+  if (release) return { version, major: Number(release[1]) };
+  const avutil = /libavutil\s+(\d+)\./.exec(output);
+  return { version, major: avutil ? Number(avutil[1]) - 52 : null };
+}
+
+/** ffmpeg's major version from `ffmpeg -version` (e.g. 5 for "ffmpeg version 5.1.9-0+deb12u1"); null when it cannot be told. */
+export function parseFfmpegMajor(versionOutput: string): number | null {
+  return parseToolVersion(versionOutput).major;
+}
+
+const versions = new Map<string, Promise<{ version: string; major: number | null }>>();
+
+/** What `binary -version` says (cached per binary). Rejects with MediaError('missing') when it cannot run. */
+export function toolVersion(binary: string): Promise<{ version: string; major: number | null }> {
+  let known = versions.get(binary);
+  if (!known) {
+    known = spawnCollect(binary, ['-version'], { timeoutMs: DEFAULT_PROBE_TIMEOUT_MS, collectStdout: true }).then(({ stdout }) =>
+      parseToolVersion(stdout),
+    );
+    versions.set(binary, known);
+    known.catch(() => versions.delete(binary));
+  }
+  return known;
+}
+
+async function tool(binary: string, source: MediaToolSource): Promise<MediaTool> {
+  const { version, major } = await toolVersion(binary);
+  return { path: binary, source, version, major };
+}
+
+async function findFfmpeg(env: MediaToolsEnv): Promise<MediaTool> {
   const configured = env.FFMPEG_PATH?.trim();
   if (configured) {
-    if (!isExecutable(configured))
-      throw new MediaError('missing', `${FFMPEG_MISSING_MESSAGE} (FFMPEG_PATH=${configured} is not an executable file)`);
-    const ffprobe = env.FFPROBE_PATH?.trim() || path.join(path.dirname(configured), 'ffprobe');
-    return { ffmpeg: configured, ffprobe, ffprobeFound: isExecutable(ffprobe), source: 'FFMPEG_PATH' };
+    if (!isExecutable(configured)) throw new MediaError('missing', `FFMPEG_PATH=${configured} is not an executable file`);
+    return tool(configured, 'FFMPEG_PATH');
   }
   const system = findOnPath('ffmpeg', env.PATH);
   if (system) {
-    const ffprobe = env.FFPROBE_PATH?.trim() || findOnPath('ffprobe', env.PATH) || path.join(path.dirname(system), 'ffprobe');
-    return { ffmpeg: system, ffprobe, ffprobeFound: isExecutable(ffprobe), source: 'system' };
+    const found = await tool(system, 'system').catch(() => null);
+    // A git build says no release; its libraries do, and an unknown one is taken as new.
+    if (found && (found.major === null || found.major >= MIN_SYSTEM_FFMPEG_MAJOR)) return found;
   }
-  const installed = installerFfmpeg();
-  if (installed) {
-    const ffprobe = env.FFPROBE_PATH?.trim() || path.join(path.dirname(installed), 'ffprobe');
-    return { ffmpeg: installed, ffprobe, ffprobeFound: isExecutable(ffprobe), source: '@ffmpeg-installer' };
-  }
+  const shipped = shippedBinary('@ffmpeg-installer/ffmpeg');
+  if (shipped) return tool(shipped, 'bundled');
   throw new MediaError('missing', FFMPEG_MISSING_MESSAGE);
+}
+
+async function findFfprobe(env: MediaToolsEnv): Promise<MediaTool> {
+  const configured = env.FFPROBE_PATH?.trim();
+  if (configured) {
+    if (!isExecutable(configured)) throw new MediaError('missing', `FFPROBE_PATH=${configured} is not an executable file`);
+    return tool(configured, 'FFPROBE_PATH');
+  }
+  const ffmpegPath = env.FFMPEG_PATH?.trim();
+  if (ffmpegPath) {
+    const beside = path.join(path.dirname(ffmpegPath), 'ffprobe');
+    if (isExecutable(beside)) return tool(beside, 'FFMPEG_PATH');
+  }
+  const system = findOnPath('ffprobe', env.PATH);
+  if (system) {
+    const found = await tool(system, 'system').catch(() => null);
+    if (found) return found;
+  }
+  const shipped = shippedBinary('@ffprobe-installer/ffprobe');
+  if (shipped) return tool(shipped, 'bundled');
+  throw new MediaError('missing', FFPROBE_MISSING_MESSAGE);
+}
+
+const resolved = new Map<string, Promise<MediaTools>>();
+
+/**
+ * Which ffmpeg and ffprobe run (cached per setting): FFMPEG_PATH (ffprobe from FFPROBE_PATH or
+ * beside it), else a system ffmpeg of version 5 or newer on PATH, else the one shipped in
+ * node_modules by @ffmpeg-installer/ffmpeg (4.1); ffprobe likewise (any system version, else
+ * @ffprobe-installer/ffprobe). Every graph of the engine runs on all of them. A setting that names
+ * no executable is an error, not a reason to look elsewhere. Rejects with MediaError('missing').
+ */
+export function resolveMediaTools(env: MediaToolsEnv = process.env): Promise<MediaTools> {
+  const key = JSON.stringify([env.FFMPEG_PATH ?? '', env.FFPROBE_PATH ?? '', env.PATH ?? '']);
+  let known = resolved.get(key);
+  if (!known) {
+    known = Promise.all([findFfmpeg(env), findFfprobe(env)]).then(([ffmpeg, ffprobe]) => ({ ffmpeg, ffprobe }));
+    resolved.set(key, known);
+    known.catch(() => resolved.delete(key));
+  }
+  return known;
+}
+
+/**
+ * Every ffmpeg this machine offers, the chosen one first: FFMPEG_PATH, the system's (whatever its
+ * version) and the bundled one, each once. The benchmarks time them side by side.
+ */
+export async function availableFfmpegs(env: MediaToolsEnv = process.env): Promise<MediaTool[]> {
+  const found: MediaTool[] = [];
+  const add = async (binary: string | null, source: MediaToolSource) => {
+    if (!binary || found.some((known) => known.path === binary)) return;
+    const known = await tool(binary, source).catch(() => null);
+    if (known) found.push(known);
+  };
+  const chosen = await resolveMediaTools(env).catch(() => null);
+  if (chosen) found.push(chosen.ffmpeg);
+  await add(env.FFMPEG_PATH?.trim() || null, 'FFMPEG_PATH');
+  await add(findOnPath('ffmpeg', env.PATH), 'system');
+  await add(shippedBinary('@ffmpeg-installer/ffmpeg'), 'bundled');
+  return found;
+}
+
+/** The environment of resolveMediaTools for the server's settings (FFMPEG_PATH, FFPROBE_PATH), with this process's PATH. */
+export function mediaToolsEnv(settings: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined }): MediaToolsEnv {
+  return {
+    ...(settings.ffmpegPath ? { FFMPEG_PATH: settings.ffmpegPath } : {}),
+    ...(settings.ffprobePath ? { FFPROBE_PATH: settings.ffprobePath } : {}),
+    PATH: process.env.PATH ?? '',
+  };
 }
 
 /** Milliseconds as seconds for a message: 0.3, 12, 600. */
@@ -111,7 +259,7 @@ export interface RunOptions {
   cwd?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** The program to run; resolveFfmpeg()'s ffmpeg (or ffprobe, for probe) when absent. */
+  /** The program to run; resolveMediaTools()'s ffmpeg (or ffprobe, for probe) when absent. */
   binary?: string;
   /** Told the child's pid once it started (benchmarks read /proc/<pid>). */
   onSpawn?: (pid: number) => void;
@@ -203,7 +351,7 @@ function spawnCollect(binary: string, args: string[], opts: RunOptions & { colle
  * waits for a keypress, overwrites outputs). Answers the kept tail of stderr.
  */
 export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<{ stderr: string }> {
-  const binary = opts.binary ?? resolveFfmpeg().ffmpeg;
+  const binary = opts.binary ?? (await resolveMediaTools()).ffmpeg.path;
   const { stderr } = await spawnCollect(binary, ['-hide_banner', '-nostdin', '-nostats', '-y', ...args], opts);
   return { stderr };
 }
@@ -269,7 +417,7 @@ export function parseProbeJson(json: string): ProbeResult {
  * Throws MediaError: 'missing' without ffprobe, 'invalid' when ffprobe cannot read the file.
  */
 export async function probe(file: string, opts: RunOptions = {}): Promise<ProbeResult> {
-  const binary = opts.binary ?? resolveFfmpeg().ffprobe;
+  const binary = opts.binary ?? (await resolveMediaTools()).ffprobe.path;
   const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', `file:${path.resolve(file)}`];
   try {
     const { stdout } = await spawnCollect(binary, args, {
@@ -287,27 +435,6 @@ export async function probe(file: string, opts: RunOptions = {}): Promise<ProbeR
     }
     throw error;
   }
-}
-
-/** ffmpeg's major version from `ffmpeg -version` (e.g. 5 for "ffmpeg version 5.1.9-0+deb12u1"); null for git builds. */
-export function parseFfmpegMajor(versionOutput: string): number | null {
-  const match = /ffmpeg version n?(\d+)\.\d+/i.exec(versionOutput);
-  return match ? Number(match[1]) : null;
-}
-
-const majorVersions = new Map<string, Promise<number | null>>();
-
-/** The major version of the ffmpeg at `binary` (cached per binary); null when it cannot be told. */
-export function ffmpegMajorVersion(binary: string): Promise<number | null> {
-  let known = majorVersions.get(binary);
-  if (!known) {
-    known = spawnCollect(binary, ['-version'], { timeoutMs: DEFAULT_PROBE_TIMEOUT_MS, collectStdout: true }).then(({ stdout }) =>
-      parseFfmpegMajor(stdout),
-    );
-    majorVersions.set(binary, known);
-    known.catch(() => majorVersions.delete(binary));
-  }
-  return known;
 }
 
 /** `file:<absolute path>`: how a path is passed to ffmpeg, so no name is read as a protocol or an option. */

@@ -1,23 +1,26 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, ffmpegMajorVersion, probe, resolveFfmpeg, runFfmpeg } from './ffmpeg';
-import { findCardFonts, fontForGraph } from './sceneCards';
+import { MediaError, ffmpegFileArg, mediaToolsEnv, probe, resolveMediaTools, runFfmpeg, type MediaTools } from './ffmpeg';
+import { chooseFonts, fontFolder, type FontChoice } from './fonts';
+import { fontForGraph } from './sceneCards';
 import { type Cue, balancedLines, toAss } from './subtitles';
 
 /**
  * The story video: stills with a slow centred zoom, one after the other, the narration as AAC, the
  * subtitles burned in; 1920x1080 H.264 (yuv420p, BT.709) in an MP4 whose index comes first
  * (faststart), plus a 1280x720 JPEG thumbnail. docs/pipeline-media.md explains the filter graph
- * and how the settings were chosen (scripts/bench-render.ts measures them).
+ * and how the settings were chosen (scripts/bench-render.ts measures them). Every graph here runs
+ * on the ffmpeg 4.1 that ships in node_modules as well as on a newer system one.
  *
- * The zoom without zoompan: zoompan crops whole source pixels each frame (the classic jitter) and
- * rescales every frame. Here each still is fitted to 1920x1080 once (in yuv444p, so any crop offset
- * is exact), then, step k of S, scaled to (1920 + 2*round(77k/S)) x (1080 + 2*round(43k/S)) and
- * centre-cropped: the left and right edges move out by one pixel per step (top and bottom in
- * proportion), always centred and always the same way, so the motion is steady and never wobbles.
- * Each step is computed once and held on screen for as many frames as it lasts (loop + setpts +
- * fps), so a 10 s still costs 78 scaled frames instead of 250.
+ * The zoom: each still is fitted to 1920x1080 once (in yuv444p, so any crop offset is exact); step
+ * k of S keeps the centred (1920 - 2k) x (1080 - ~2k*9/16) window of it and scales that back to
+ * 1920x1080 (zoompan, fed one copy of the still per step). The left and right edges move in by
+ * exactly one source pixel per step and the top and bottom in proportion, always centred and
+ * always the same way, so the motion is steady and never wobbles (zoompan's classic jitter comes
+ * from a crop size that rounds differently every frame; here every step's size is a whole number
+ * chosen up front). Each step is computed once and held on screen for as many frames as it lasts
+ * (loop + setpts + fps), so a 10 s still costs ~72 scaled frames instead of 250.
  */
 
 export interface RenderSettings {
@@ -29,7 +32,7 @@ export interface RenderSettings {
   crf: number;
   /** Extra growth of the picture over a still: 0.08 zooms 1.0 -> 1.08 (or back, on every other still). */
   zoom: number;
-  /** swscale algorithm for fitting the stills and for the zoom steps. */
+  /** swscale algorithm for fitting the stills (zoompan always scales its steps bicubic). */
   scaleFlags: string;
   audioBitrate: string;
   audioSampleRate: number;
@@ -88,9 +91,14 @@ export interface RenderInput {
   cues: Cue[];
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** An ffmpeg binary to use (ffprobe beside it, else the resolved one); resolveMediaTools() when absent. */
   ffmpegPath?: string;
+  /** The tools to use, already resolved (the engine passes the server's). */
+  tools?: MediaTools;
   /** Default RENDER_SETTINGS (benchmarks and tests may try others). */
   settings?: RenderSettings;
+  /** Where to look for fonts DejaVu lacks; the system's folders by default (tests point elsewhere). */
+  systemFontDirs?: string[];
 }
 
 export interface RenderResult {
@@ -98,6 +106,8 @@ export interface RenderResult {
   sizeBytes: number;
   width: number;
   height: number;
+  /** Characters of the subtitles or title that no font on this server can draw (see fonts.ts). */
+  missingGlyphs: string[];
 }
 
 export interface PlannedSegment {
@@ -130,18 +140,25 @@ export function planSegments(segments: RenderSegment[], totalSeconds: number, fp
   return planned;
 }
 
+/** How many one-pixel steps a still's zoom takes: the crop shrinks by `zoom`, one pixel per edge per step. */
+export function zoomSteps(segment: PlannedSegment, settings: RenderSettings): number {
+  const shrinkW = Math.max(1, Math.round((settings.width - settings.width / (1 + settings.zoom)) / 2));
+  return Math.max(1, Math.min(shrinkW, segment.frames - 1));
+}
+
 /**
- * The filter chain of one still (input `index`): fit it to the frame once, then hold each of the
- * zoom's S+1 steps for frames/(S+1) of the time, one more copy marking the end, resampled to the
- * output rate and cut to exactly `frames` frames.
+ * The filter chain of one still (input `index`): fit it to the frame once, make one copy per zoom
+ * step and one more marking the end (so the last step lasts its whole time), let zoompan take step k's centred window of (W - 2k) x trunc(H (W - 2k + 1/4) / W) pixels
+ * and scale it to W x H (the quarter pixel makes its truncation land on the whole size chosen;
+ * the top offset is rounded down, so both edges move monotonically), then hold each step for
+ * frames/(S+1) of the time, resampled to the output rate and cut to exactly `frames` frames.
  */
 export function stillChain(index: number, segment: PlannedSegment, settings: RenderSettings): string {
   const { width: w, height: h, fps, scaleFlags } = settings;
-  const halfGrowW = Math.max(1, Math.round((w * settings.zoom) / 2));
-  const halfGrowH = Math.max(1, Math.round((h * settings.zoom) / 2));
-  // One step moves every edge by one pixel; never more steps than frames.
-  const steps = Math.max(1, Math.min(halfGrowW, segment.frames - 1));
-  const level = segment.direction === 'in' ? `min(n\\,${steps})` : `(${steps}-min(n\\,${steps}))`;
+  const steps = zoomSteps(segment, settings);
+  // zoompan's `in` counts the copies from 0; the last copy only marks the end (it repeats step S);
+  // zooming out walks the steps backwards.
+  const level = segment.direction === 'in' ? `min(in,${steps})` : `(${steps}-min(in,${steps}))`;
   return [
     `[${index}:v:0]trim=end_frame=1`,
     `scale=${w}:${h}:force_original_aspect_ratio=increase:flags=${scaleFlags}:out_color_matrix=bt709:out_range=tv`,
@@ -149,10 +166,9 @@ export function stillChain(index: number, segment: PlannedSegment, settings: Ren
     'format=yuv444p',
     'setsar=1',
     `loop=loop=${steps + 1}:size=1:start=0`,
+    `zoompan=z='${w}/(${w}-2*${level}+0.25)':x='${level}':y='floor((ih-trunc(ih/zoom))/2)':d=1:s=${w}x${h}:fps=${fps}`,
     'settb=AVTB',
     `setpts=N*${segment.frames}/${steps + 1}/(${fps}*TB)`,
-    `scale=w=${w}+2*round(${level}*${halfGrowW}/${steps}):h=${h}+2*round(${level}*${halfGrowH}/${steps}):eval=frame:flags=${scaleFlags}`,
-    `crop=${w}:${h}`,
     'setsar=1',
     'format=yuv420p',
     `fps=${fps}`,
@@ -160,6 +176,9 @@ export function stillChain(index: number, segment: PlannedSegment, settings: Ren
     `setpts=PTS-STARTPTS[s${index}]`,
   ].join(',');
 }
+
+/** The folder (in the render's working directory) that holds links to the fonts the subtitles use. */
+export const FONTS_DIR = 'fonts';
 
 /**
  * The whole graph of one pass: one chain per still, concatenated, subtitles burned in
@@ -174,7 +193,7 @@ export function renderGraph(
 ): string {
   const chains = segments.map((segment, i) => stillChain(i, segment, settings));
   const labels = segments.map((_, i) => `[s${i}]`).join('');
-  let subtitles = subtitleFile ? `,ass=filename=${subtitleFile}` : '';
+  let subtitles = subtitleFile ? `,ass=filename=${subtitleFile}:fontsdir=${FONTS_DIR}` : '';
   if (subtitles && startFrame > 0) subtitles = `,setpts=PTS+${startFrame}/(${settings.fps}*TB)${subtitles},setpts=PTS-STARTPTS`;
   return `${chains.join(';\n')};\n${labels}concat=n=${segments.length}:v=1:a=0${subtitles},format=yuv420p[v]`;
 }
@@ -236,15 +255,11 @@ function audioArgs(settings: RenderSettings): string[] {
   ];
 }
 
-/** The ffprobe beside an explicitly given ffmpeg when there is one; undefined means resolveFfmpeg()'s. */
-async function ffprobeBeside(ffmpegPath: string | undefined): Promise<string | undefined> {
-  if (!ffmpegPath || !path.isAbsolute(ffmpegPath)) return undefined;
-  const sibling = path.join(path.dirname(ffmpegPath), 'ffprobe');
-  const found = await fs.access(sibling, fs.constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-  return found ? sibling : undefined;
+/** The tools a render uses: the ones given, else FFMPEG_PATH-style resolution of `ffmpegPath`, else the server's. */
+export function renderTools(input: { tools?: MediaTools; ffmpegPath?: string }): Promise<MediaTools> {
+  if (input.tools) return Promise.resolve(input.tools);
+  if (input.ffmpegPath) return resolveMediaTools(mediaToolsEnv({ ffmpegPath: input.ffmpegPath }));
+  return resolveMediaTools();
 }
 
 /** Checks the inputs before any work: stills, durations, files. Throws MediaError('invalid'). */
@@ -268,6 +283,9 @@ export interface ThumbnailInput {
   width?: number;
   height?: number;
   ffmpegPath?: string;
+  tools?: MediaTools;
+  /** The fonts for the title; chosen for it when absent. */
+  fonts?: FontChoice;
   timeoutMs?: number;
   signal?: AbortSignal;
   /** A folder for the title's text files; created if missing. */
@@ -275,56 +293,72 @@ export interface ThumbnailInput {
 }
 
 /**
- * A JPEG thumbnail: the image fitted (cover) to 1280x720, with the title, if given, in up to three
- * balanced bold lines over a shade that darkens the lower half. Text goes through `textfile=`, never escaped into the graph.
+ * The shade under a thumbnail's title as raw RGBA pixels: transparent down to 40 % of the height,
+ * then darker in a straight ramp to 75 % black at the bottom edge.
  */
-export async function makeThumbnail(input: ThumbnailInput): Promise<void> {
+export function thumbnailShade(width: number, height: number): Buffer {
+  const pixels = Buffer.alloc(width * height * 4);
+  const top = height * 0.4;
+  for (let y = 0; y < height; y += 1) {
+    const alpha = Math.round(255 * 0.75 * Math.min(1, Math.max(0, (y - top) / (height - top))));
+    for (let x = 3; x < width * 4; x += 4) pixels[y * width * 4 + x] = alpha;
+  }
+  return pixels;
+}
+
+/**
+ * A JPEG thumbnail: the image fitted (cover) to 1280x720, with the title, if given, in up to three
+ * balanced bold lines over a shade that darkens the lower half. Text goes through `textfile=`, never
+ * escaped into the graph. Answers the title's characters no font could draw.
+ */
+export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGlyphs: string[] }> {
   const width = input.width ?? RENDER_SETTINGS.thumbnailWidth;
   const height = input.height ?? RENDER_SETTINGS.thumbnailHeight;
   const workDir = path.resolve(input.workDir);
   const id = crypto.randomBytes(4).toString('hex');
   const lines = input.title?.trim() ? balancedLines(input.title, 24, 3) : [];
   const textFiles = lines.map((_, i) => `thumb-${id}-${i}.txt`);
+  const shadeFile = `thumb-${id}-shade.rgba`;
   const scratch = [...textFiles];
   const target = path.resolve(input.output);
   const temporary = `${target}.${id}.partial.jpg`;
+  const tools = await renderTools(input);
+  let missingGlyphs: string[] = [];
   await fs.mkdir(workDir, { recursive: true });
   try {
     const fit = `[0:v]trim=end_frame=1,scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic,crop=${width}:${height},setsar=1,format=rgb24`;
     let graph = `${fit}[out]`;
+    const inputs = ['-i', ffmpegFileArg(input.image)];
     if (lines.length > 0) {
-      const bold = findCardFonts().bold;
-      const font = await fontForGraph(bold, workDir, `thumb-${id}.ttf`);
-      if (font !== bold) scratch.push(font);
+      const fonts = input.fonts ?? (await chooseFonts(input.title ?? ''));
+      missingGlyphs = fonts.missing;
+      const font = await fontForGraph(fonts.bold, workDir, `thumb-${id}.ttf`);
+      if (font !== fonts.bold) scratch.push(font);
       await Promise.all(lines.map((line, i) => fs.writeFile(path.join(workDir, textFiles[i]), line, 'utf8')));
+      scratch.push(shadeFile);
+      await fs.writeFile(path.join(workDir, shadeFile), thumbnailShade(width, height));
+      inputs.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-i', `file:${shadeFile}`);
       const size = Math.round(height * 0.105);
       const lineHeight = Math.round(size * 1.2);
       const top = height - Math.round(height * 0.07) - lines.length * lineHeight;
-      // A shade from transparent (40 % down) to 75 % black at the bottom, under the title.
-      const shade = `gradients=s=${width}x${height}:c0=black@0:c1=black@0.75:x0=0:y0=${Math.round(height * 0.4)}:x1=0:y1=${height}:speed=0.00001:d=1:r=1,format=rgba`;
       const border = Math.max(2, Math.round(size / 18));
       const texts = textFiles.map(
         (file, i) =>
           `drawtext=fontfile=${font}:textfile=${file}:expansion=none:fontsize=${size}:fontcolor=white:borderw=${border}:bordercolor=black@0.7:x=(w-tw)/2:y=${top + i * lineHeight}`,
       );
-      graph = `${fit}[img];${shade}[shade];[img][shade]overlay=0:0:format=rgb,${texts.join(',')}[out]`;
+      graph = `${fit}[img];[1:v]format=rgba[shade];[img][shade]overlay=0:0:format=rgb,${texts.join(',')}[out]`;
     }
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const args = [
-      '-loglevel',
-      'error',
-      '-i',
-      ffmpegFileArg(input.image),
-      '-filter_complex',
-      graph,
-      '-map',
-      '[out]',
-      '-frames:v',
-      '1',
-    ];
+    const args = ['-loglevel', 'error', ...inputs, '-filter_complex', graph, '-map', '[out]', '-frames:v', '1'];
     args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1', ffmpegFileArg(temporary));
-    await runFfmpeg(args, { cwd: workDir, timeoutMs: input.timeoutMs ?? 60_000, signal: input.signal, binary: input.ffmpegPath });
+    await runFfmpeg(args, {
+      cwd: workDir,
+      timeoutMs: input.timeoutMs ?? 60_000,
+      signal: input.signal,
+      binary: tools.ffmpeg.path,
+    });
     await fs.rename(temporary, target);
+    return { missingGlyphs };
   } finally {
     await fs.rm(temporary, { force: true });
     await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
@@ -407,18 +441,15 @@ async function joinPasses(
  * Renders the story video (see the top of this file) and its thumbnail. The video lasts exactly as
  * long as the audio (to the frame). Up to `stillsPerPass` stills it is one ffmpeg run; longer
  * stories are encoded in passes and joined. Throws MediaError: 'invalid' for bad input, 'missing'
- * without ffmpeg (or one older than 5.0, which lacks per-frame scaling), 'failed' or 'timeout'.
+ * without ffmpeg, 'failed' or 'timeout'.
  */
 export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const settings = input.settings ?? RENDER_SETTINGS;
   await validateInput(input);
-  const ffmpeg = input.ffmpegPath ?? resolveFfmpeg().ffmpeg;
-  const ffprobe = await ffprobeBeside(input.ffmpegPath);
-  const major = await ffmpegMajorVersion(ffmpeg);
-  if (major !== null && major < 5)
-    throw new MediaError('missing', `ffmpeg 5.0 or newer is needed to render videos (found ${major}.x at ${ffmpeg})`);
+  const tools = await renderTools(input);
+  const ffmpeg = tools.ffmpeg.path;
 
-  const audioInfo = await probe(input.audio, { binary: ffprobe, signal: input.signal });
+  const audioInfo = await probe(input.audio, { binary: tools.ffprobe.path, signal: input.signal });
   if (!audioInfo.streams.some((stream) => stream.type === 'audio') || !(audioInfo.durationSeconds > 0)) {
     throw new MediaError('invalid', `${path.basename(input.audio)} holds no audio`);
   }
@@ -441,20 +472,28 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     signal: input.signal,
     remainingMs: () => Math.max(1000, deadline - Date.now()),
   };
+  // One choice of fonts for the whole video: the subtitles and the thumbnail's title look alike.
+  const fonts = await chooseFonts(
+    [input.thumbnailTitle ?? '', ...input.cues.map((cue) => cue.text)].join('\n'),
+    ...(input.systemFontDirs ? [input.systemFontDirs] : []),
+  );
 
   try {
-    if (subtitleFile)
+    if (subtitleFile) {
+      await fontFolder(fonts.files, workDir, FONTS_DIR);
       await fs.writeFile(
         path.join(workDir, subtitleFile),
-        toAss(input.cues, { width: settings.width, height: settings.height }),
+        toAss(input.cues, { width: settings.width, height: settings.height, fontName: fonts.family }),
         'utf8',
       );
+    }
     await makeThumbnail({
       image: passes[0]?.segments[0]?.image ?? input.segments[0].image,
       output: input.thumbnail,
       title: input.thumbnailTitle,
       workDir,
-      ffmpegPath: ffmpeg,
+      tools,
+      fonts,
       signal: input.signal,
     });
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -474,14 +513,21 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       await joinPasses(parts, input.audio, temporary, ctx, `parts-${id}.ffconcat`);
     }
 
-    const result = await probe(temporary, { binary: ffprobe });
+    const result = await probe(temporary, { binary: tools.ffprobe.path });
     const video = result.streams.find((stream) => stream.type === 'video');
     if (!video?.width || !video.height) throw new MediaError('failed', 'ffmpeg wrote a video without a picture');
     const { size } = await fs.stat(temporary);
     await fs.rename(temporary, target);
-    return { durationSeconds: result.durationSeconds, sizeBytes: size, width: video.width, height: video.height };
+    return {
+      durationSeconds: result.durationSeconds,
+      sizeBytes: size,
+      width: video.width,
+      height: video.height,
+      missingGlyphs: fonts.missing,
+    };
   } finally {
     await fs.rm(temporary, { force: true });
     await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
+    if (subtitleFile) await fs.rm(path.join(workDir, FONTS_DIR), { recursive: true, force: true });
   }
 }

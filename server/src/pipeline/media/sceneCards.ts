@@ -1,17 +1,18 @@
 import crypto from 'node:crypto';
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, runFfmpeg } from './ffmpeg';
+import { MediaError, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
+import { chooseFonts } from './fonts';
 import { wrapText } from './subtitles';
 
 /**
  * Scene cards: the offline image provider. Without an images API every scene still gets a real
- * picture, drawn by ffmpeg alone: a diagonal three-colour gradient whose hues come from a hash of
- * the story title and scene number (so a story keeps one palette and a re-render is identical), a
- * vignette, the story title and "n / total" on top, a faint large scene number, and
- * a wrapped excerpt of the scene's text in the middle.
+ * picture: a diagonal three-colour gradient (computed here, so any ffmpeg from 4.1 on draws the card)
+ * whose hues come from a hash of the story title and scene number (so a story keeps one palette and
+ * a re-render is identical), then, by ffmpeg, a vignette, the story title and "n / total" on top, a
+ * faint large scene number, and a wrapped excerpt of the scene's text in the middle, in the fonts
+ * that ship with the server (fonts.ts).
  *
  * All text reaches drawtext through `textfile=` (files in a temporary folder that is ffmpeg's
  * working directory) with `expansion=none`, so no text needs escaping and none can break the graph.
@@ -32,56 +33,16 @@ export interface SceneCardInput {
   timeoutMs?: number;
   signal?: AbortSignal;
   ffmpegPath?: string;
+  /** The tools to use (the engine passes the server's); resolveMediaTools() when absent. */
+  tools?: MediaTools;
 }
 
-export interface CardFonts {
-  bold: string;
-  regular: string;
-}
-
-/** Font files tried in order, bold and regular; DejaVu and Liberation come with Debian's fonts-* packages. */
-const BOLD_FONTS = ['DejaVuSans-Bold.ttf', 'LiberationSans-Bold.ttf', 'NotoSans-Bold.ttf', 'FreeSansBold.ttf', 'Arial Bold.ttf'];
-const REGULAR_FONTS = ['DejaVuSans.ttf', 'LiberationSans-Regular.ttf', 'NotoSans-Regular.ttf', 'FreeSans.ttf', 'Arial.ttf'];
-const FONT_DIRS = [
-  '/usr/share/fonts',
-  '/usr/local/share/fonts',
-  path.join(os.homedir(), '.local/share/fonts'),
-  '/Library/Fonts',
-  '/System/Library/Fonts',
-];
-export const FONT_MISSING_MESSAGE = 'No font for scene cards: apt-get install fonts-dejavu-core (or fonts-liberation)';
-
-/** Every file below `dir` (at most `depth` folders down), by file name; the first one found wins. */
-function indexFonts(dir: string, depth: number, found: Map<string, string>): void {
-  let entries: fsSync.Dirent[];
-  try {
-    entries = fsSync.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && depth > 0) indexFonts(full, depth - 1, found);
-    else if (entry.isFile() && !found.has(entry.name)) found.set(entry.name, full);
-  }
-}
-
-let cachedFonts: CardFonts | null = null;
-
-/**
- * A bold and a regular font file for the cards, from the usual font folders (cached). Either one
- * stands in for the other when only one is installed. Throws MediaError('missing') when none is.
- */
-export function findCardFonts(dirs: string[] = FONT_DIRS): CardFonts {
-  if (cachedFonts && dirs === FONT_DIRS) return cachedFonts;
-  const found = new Map<string, string>();
-  for (const dir of dirs) indexFonts(dir, 4, found);
-  const bold = BOLD_FONTS.map((name) => found.get(name)).find(Boolean);
-  const regular = REGULAR_FONTS.map((name) => found.get(name)).find(Boolean);
-  if (!bold && !regular) throw new MediaError('missing', FONT_MISSING_MESSAGE);
-  const fonts = { bold: (bold ?? regular) as string, regular: (regular ?? bold) as string };
-  if (dirs === FONT_DIRS) cachedFonts = fonts;
-  return fonts;
+export interface SceneCardResult {
+  output: string;
+  width: number;
+  height: number;
+  /** Characters of the title or text that no font on this server can draw. */
+  missingGlyphs: string[];
 }
 
 /** An HSL colour (h in degrees, s and l in 0-1) as ffmpeg's 0xRRGGBB. */
@@ -136,16 +97,57 @@ function gradientLine(angle: number, width: number, height: number): { x0: numbe
   };
 }
 
+/** A colour 0xRRGGBB as its three channels. */
+function channels(hex: string): [number, number, number] {
+  const value = Number.parseInt(hex.slice(2), 16);
+  return [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
+}
+
+/**
+ * The card's background as raw RGB24 pixels: a linear gradient through the palette's three stops
+ * along the palette's direction, the same ramp as ffmpeg's `gradients` source (each pixel projected
+ * onto the line, clipped to its ends, the colours interpolated between neighbouring stops).
+ */
+export function gradientPixels(palette: CardPalette, width: number, height: number): Buffer {
+  const line = gradientLine(palette.angle, width, height);
+  const stops = palette.stops.map(channels);
+  const dx = line.x1 - line.x0;
+  const dy = line.y1 - line.y0;
+  const self = dx * dx + dy * dy || 1;
+  const pixels = Buffer.alloc(width * height * 3);
+  // Local names for the loop: a global looked up two million times is slow in a vm sandbox (jest).
+  const { round, min, max, floor } = Math;
+  const last = stops.length - 1;
+  let at = 0;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const t = min(1, max(0, ((x - line.x0) * dx + (y - line.y0) * dy) / self));
+      const scaled = t * last;
+      const i = min(last - 1, floor(scaled));
+      const f = scaled - i;
+      const a = stops[i]!;
+      const b = stops[i + 1]!;
+      pixels[at] = round(a[0] + (b[0] - a[0]) * f);
+      pixels[at + 1] = round(a[1] + (b[1] - a[1]) * f);
+      pixels[at + 2] = round(a[2] + (b[2] - a[2]) * f);
+      at += 3;
+    }
+  }
+  return pixels;
+}
+
 /** A path that can stand in a filter graph unescaped. */
 const SAFE_PATH = /^[A-Za-z0-9_./-]+$/;
 
 /**
- * `font` as a drawtext `fontfile=` value: its own path when that needs no escaping, else a copy
- * named `name` in `workDir` (ffmpeg's working directory), so the graph never needs escaping.
+ * `font` as a drawtext `fontfile=` value: its own path when that needs no escaping, else a link
+ * (or copy) named `name` in `workDir` (ffmpeg's working directory), so the graph never needs escaping.
  */
 export async function fontForGraph(font: string, workDir: string, name: string): Promise<string> {
   if (SAFE_PATH.test(font)) return font;
-  await fs.copyFile(font, path.join(workDir, name));
+  const link = path.join(workDir, name);
+  await fs.rm(link, { force: true });
+  await fs.symlink(path.resolve(font), link).catch(() => fs.copyFile(font, link));
   return name;
 }
 
@@ -221,7 +223,7 @@ function cardTexts(input: SceneCardInput, width: number, height: number): TextIt
   return items;
 }
 
-/** The whole filter graph of a card, from the lavfi gradient source to the last drawtext. */
+/** The whole filter graph of a card, from the background (input 0, raw RGB) to the last drawtext. */
 export function sceneCardGraph(
   input: SceneCardInput,
   fonts: Record<'bold' | 'regular', string>,
@@ -229,19 +231,17 @@ export function sceneCardGraph(
   const width = input.width ?? 1920;
   const height = input.height ?? 1080;
   const palette = cardPalette(input.title, input.index);
-  const line = gradientLine(palette.angle, width, height);
   const unit = height / 1080;
   const margin = Math.round(width * 0.0625);
   const texts = cardTexts(input, width, height);
   const filters = [
-    `gradients=s=${width}x${height}:n=3:c0=${palette.stops[0]}:c1=${palette.stops[1]}:c2=${palette.stops[2]}:x0=${line.x0}:y0=${line.y0}:x1=${line.x1}:y1=${line.y1}:speed=0.00001:d=1:r=1`,
-    'format=rgb24',
+    '[0:v]format=rgb24',
     // No grain: noise would cost the video encoder a quarter more time and double the bitrate.
     'vignette=angle=PI/4.5',
     `drawbox=x=${margin}:y=${Math.round(150 * unit)}:w=${Math.round(110 * unit)}:h=${Math.max(2, Math.round(6 * unit))}:color=${palette.accent}:t=fill`,
     ...texts.map((item) => drawtext(item, fonts)),
   ];
-  return { graph: filters.join(','), texts };
+  return { graph: `${filters.join(',')}[card]`, texts };
 }
 
 /** An even size from 64x64 to 7680x4320. */
@@ -254,9 +254,9 @@ const isCardSize = (width: number, height: number): boolean =>
 
 /**
  * Draws a scene card (PNG, default 1920x1080) with ffmpeg. Throws MediaError: 'missing' without
- * ffmpeg or a font, 'invalid' for a bad size or numbering, 'failed'/'timeout' from ffmpeg.
+ * ffmpeg, 'invalid' for a bad size or numbering, 'failed'/'timeout' from ffmpeg.
  */
-export async function makeSceneCard(input: SceneCardInput): Promise<{ output: string; width: number; height: number }> {
+export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardResult> {
   const width = input.width ?? 1920;
   const height = input.height ?? 1080;
   if (!isCardSize(width, height)) {
@@ -265,7 +265,7 @@ export async function makeSceneCard(input: SceneCardInput): Promise<{ output: st
   if (!Number.isInteger(input.index) || !Number.isInteger(input.total) || input.index < 1 || input.total < input.index) {
     throw new MediaError('invalid', `Scene ${input.index} of ${input.total} is not a valid numbering`);
   }
-  const fonts = findCardFonts();
+  const fonts = await chooseFonts(`${input.title}\n${input.text}`);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'scene-card-'));
   const target = path.resolve(input.output);
   const temporary = `${target}.${crypto.randomBytes(4).toString('hex')}.partial.png`;
@@ -276,14 +276,23 @@ export async function makeSceneCard(input: SceneCardInput): Promise<{ output: st
     };
     const { graph, texts } = sceneCardGraph({ ...input, width, height }, fontArgs);
     await Promise.all(texts.map((item) => fs.writeFile(path.join(work, item.file), item.text, 'utf8')));
+    await fs.writeFile(path.join(work, 'background.rgb'), gradientPixels(cardPalette(input.title, input.index), width, height));
     await fs.mkdir(path.dirname(target), { recursive: true });
     const args = [
       '-loglevel',
       'error',
       '-f',
-      'lavfi',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${width}x${height}`,
       '-i',
+      'file:background.rgb',
+      '-filter_complex',
       graph,
+      '-map',
+      '[card]',
       '-frames:v',
       '1',
       '-c:v',
@@ -294,9 +303,14 @@ export async function makeSceneCard(input: SceneCardInput): Promise<{ output: st
       '1',
       ffmpegFileArg(temporary),
     ];
-    await runFfmpeg(args, { cwd: work, timeoutMs: input.timeoutMs ?? 60_000, signal: input.signal, binary: input.ffmpegPath });
+    await runFfmpeg(args, {
+      cwd: work,
+      timeoutMs: input.timeoutMs ?? 60_000,
+      signal: input.signal,
+      binary: input.tools?.ffmpeg.path ?? input.ffmpegPath,
+    });
     await fs.rename(temporary, target);
-    return { output: target, width, height };
+    return { output: target, width, height, missingGlyphs: fonts.missing };
   } finally {
     await fs.rm(temporary, { force: true });
     await fs.rm(work, { recursive: true, force: true });
