@@ -168,7 +168,7 @@ export interface VoiceServiceDeps {
   /** DATA_DIR: samples are cached in DATA_DIR/voice-samples. */
   dataDir: string;
   /** The synthesis itself; replaceable in tests. */
-  speak?: (options: EspeakOptions) => Promise<void>;
+  speak?: (options: EspeakOptions) => Promise<unknown>;
 }
 
 export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: VoiceServiceDeps) {
@@ -309,7 +309,6 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
     } catch (error) {
       await fs.rm(temp, { force: true });
       if (error instanceof SpeechError) {
-        if (error.code === 'missing') throw new AppError(503, 'voiceSamples.espeakMissing');
         throw new AppError(502, 'voiceSamples.failed', { reason: error.message });
       }
       throw error;
