@@ -13,6 +13,7 @@ import {
   writeFileAtomic,
   type OutboundInit,
 } from './outbound';
+import { MediaInputError, inspectAudio, inspectImage } from '../lib/mediaInput';
 
 /**
  * Narration and images from the OpenAI API (or a server that speaks its protocol):
@@ -81,13 +82,14 @@ export function defaultImageSize(model: string): string {
   return '1536x1024';
 }
 
-/** PNG, JPEG or WebP, by their first bytes. */
-function isImage(bytes: Buffer): boolean {
-  return (
-    (bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47) ||
-    (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) ||
-    (bytes.length > 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP')
-  );
+/** The answer checked as the media it claims to be (lib/mediaInput); a refusal is the API's error. */
+function checked<T>(what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof MediaInputError) throw new ProviderError(`the ${what} API answered ${error.message}`, 'api_error');
+    throw error;
+  }
 }
 
 export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): OpenAIMediaClient {
@@ -134,6 +136,9 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
         },
         input.signal,
       );
+      if (checked('speech', () => inspectAudio(audio)).type !== 'wav') {
+        throw new ProviderError('the speech API answered audio that is not WAV', 'api_error');
+      }
       try {
         parseWav(audio);
       } catch (error) {
@@ -179,7 +184,7 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
     } else {
       throw new ProviderError('the image API answered no image', 'api_error');
     }
-    if (!isImage(bytes)) throw new ProviderError('the image API answered something that is not an image', 'api_error');
+    checked('image', () => inspectImage(bytes));
     await writeFileAtomic(input.outFile, bytes);
   }
 
