@@ -1,8 +1,9 @@
 /**
  * `npm run bench:pipeline`: one 3-chapter story end to end, as the engine runs it in production,
- * against the fake chat-model server and the fake YouTube (the network parts), with espeak-ng
- * narration and locally drawn scene cards; prints the time of each step, the upload included. Everything runs in a temporary
- * DATA_DIR on the embedded database, removed at the end.
+ * against the fake chat-model server and the fake YouTube (the network parts), with the local voice
+ * (espeak-ng in WebAssembly) and locally drawn scene cards; prints which ffmpeg ran and the time of
+ * each step, the upload included. Everything runs in a temporary DATA_DIR on the embedded database,
+ * removed at the end.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db';
 import { memoryMailer } from '../server/src/providers/mailer';
 import { createEngine } from '../server/src/pipeline/engine';
+import { mediaToolsEnv, resolveMediaTools } from '../server/src/pipeline/media/ffmpeg';
 import { startFakeGoogle } from '../server/fakes/google';
 import { startFakeOpenAI } from '../server/fakes/openai';
 import { createStoryResponder } from '../server/fakes/storyResponder';
@@ -25,7 +27,9 @@ async function main(): Promise<void> {
   const fake = await startFakeOpenAI({ respond: createStoryResponder() });
   const google = await startFakeGoogle();
   google.addClient('bench.apps.googleusercontent.com', 'GOCSPX-bench');
-  const account = google.addAccount([{ id: 'UC_bench_channel', title: 'Bench', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
+  const account = google.addAccount([
+    { id: 'UC_bench_channel', title: 'Bench', subscriberCount: 0, videoCount: 0, viewCount: 0 },
+  ]);
   const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -105,7 +109,13 @@ async function main(): Promise<void> {
     const wall = (performance.now() - started) / 1000;
     const execution = await request('GET', `/executions/${executionId}`, undefined, token);
 
-    console.log(`bench:pipeline — a ${CHAPTERS}-chapter story, fake chat model and YouTube, espeak-ng narration, local scene cards`);
+    const tools = await resolveMediaTools(mediaToolsEnv(config));
+    console.log(
+      `bench:pipeline — a ${CHAPTERS}-chapter story, fake chat model and YouTube, local voice (espeak-ng), local scene cards`,
+    );
+    console.log(
+      `ffmpeg ${tools.ffmpeg.version} (${tools.ffmpeg.source}), ffprobe ${tools.ffprobe.version} (${tools.ffprobe.source})`,
+    );
     console.log(`story: "${execution.story_title}", video ${execution.video_duration_seconds ?? '?'} s\n`);
     console.log('step                 time (s)  status');
     for (const step of execution.steps as Array<{ key: string; status: string; duration_ms: number | null }>) {

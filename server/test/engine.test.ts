@@ -6,11 +6,15 @@ import { eq, sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
 import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
+import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
 import { PROCESS_STEPS } from '../src/services/processes';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
 import { publishAtFor } from '../src/lib/timeZones';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+
+// Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
+jest.setTimeout(180_000);
 
 /**
  * The engine end to end with the fake OpenAI server, espeak-ng, locally drawn scene cards and
@@ -64,7 +68,8 @@ function responder(request: FakeChatRequest): string {
   const chapter = /cap[ií]tulo (?:final \()?(\d+)/i.exec(text);
   const number = chapter ? Number(chapter[1]) : 0;
   if (number === script.emptyChapter) return ' ';
-  if (/cap[ií]tulo final/i.test(text) && script.failAfterFinal) fake.setFailure(script.failAfterFinal, 1, { message: 'scripted failure' });
+  if (/cap[ií]tulo final/i.test(text) && script.failAfterFinal)
+    fake.setFailure(script.failAfterFinal, 1, { message: 'scripted failure' });
   return `Capítulo ${number}. Ana abriu a gaveta. Havia uma carta antiga. Ela leu em silêncio e chorou.`;
 }
 
@@ -118,9 +123,13 @@ function mediaDir(executionId: string): string {
   return path.join(ctx.config.mediaDir, executionId);
 }
 
-function probe(file: string): { streams: Array<Record<string, unknown>>; format: { duration: string } } {
+/** ffprobe's own JSON for `file`, from the ffprobe the server uses (the bundled one on a bare machine). */
+async function probe(file: string): Promise<{ streams: Array<Record<string, unknown>>; format: { duration: string } }> {
+  const { ffprobe } = await resolveMediaTools();
   return JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { encoding: 'utf8' }),
+    execFileSync(ffprobe.path, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], {
+      encoding: 'utf8',
+    }),
   );
 }
 
@@ -151,7 +160,9 @@ beforeAll(async () => {
   email = user.user.email;
   expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: KEY } })).statusCode).toBe(201);
   google.addClient('id.apps.googleusercontent.com', 'GOCSPX-x');
-  channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_engine_test', name: 'Histórias' } })).json().id;
+  channel = (
+    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_engine_test', name: 'Histórias' } })
+  ).json().id;
   config = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
@@ -215,22 +226,49 @@ describe('a full run', () => {
     const done = await execution(executionId);
     expect(done.status).toBe('error');
     expect(done.current_step).toBe(6);
-    expect(done.error).toBe('The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console');
+    expect(done.error).toBe(
+      'The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console',
+    );
     expect(done.story_title).toMatch(/^O Segredo da Carta \d+$/);
-    expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'error']);
+    expect(done.steps.map((s: { status: string }) => s.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+      'done',
+      'done',
+      'error',
+    ]);
     for (const step of done.steps.slice(0, 6)) expect(step.duration_ms).toBeGreaterThanOrEqual(0);
 
     // The files of every step.
     const files = fs.readdirSync(mediaDir(executionId));
     expect(files).toEqual(
-      expect.arrayContaining(['texts.json', 'story.json', 'chapter-1.wav', 'chapter-2.wav', 'scene-1.png', 'scene-4.png', 'video.mp4', 'thumbnail.jpg']),
+      expect.arrayContaining([
+        'texts.json',
+        'story.json',
+        'chapter-1.wav',
+        'chapter-1.words.json',
+        'chapter-2.wav',
+        'scene-1.png',
+        'scene-4.png',
+        'video.mp4',
+        'thumbnail.jpg',
+      ]),
     );
     const texts = JSON.parse(fs.readFileSync(path.join(mediaDir(executionId), 'texts.json'), 'utf8'));
     expect(texts).toEqual({ language: 'pt', title: done.story_title, premise: expect.any(String) });
     const story = JSON.parse(fs.readFileSync(path.join(mediaDir(executionId), 'story.json'), 'utf8'));
     expect(story.chapters).toHaveLength(2);
     expect(story.title).toBe(done.story_title);
-    const info = probe(path.join(mediaDir(executionId), 'video.mp4'));
+    // The local voice's word times: every word of the narration, in order, starting at 0.
+    const words = JSON.parse(fs.readFileSync(path.join(mediaDir(executionId), 'chapter-1.words.json'), 'utf8'));
+    expect(words[0]).toMatchObject({ offset: 0, start: 0, exact: true });
+    expect(words.map((word: { text: string }) => word.text).join(' ')).toBe(
+      `${story.title}. ${story.chapters[0]}`.split(/\s+/).join(' '),
+    );
+    expect(done.warnings).toEqual([]);
+    const info = await probe(path.join(mediaDir(executionId), 'video.mp4'));
     const video = info.streams.find((s) => s.codec_type === 'video')!;
     const audio = info.streams.find((s) => s.codec_type === 'audio')!;
     expect(video).toMatchObject({ codec_name: 'h264', width: 1920, height: 1080 });
@@ -302,7 +340,9 @@ describe('a full run', () => {
       snippet: { title: done.story_title, defaultLanguage: 'pt', defaultAudioLanguage: 'pt' },
       status: { privacyStatus: 'private', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
     });
-    expect(new Date((upload.metadata as { status: { publishAt: string } }).status.publishAt).toISOString()).toBe(expectedAt.toISOString());
+    expect(new Date((upload.metadata as { status: { publishAt: string } }).status.publishAt).toISOString()).toBe(
+      expectedAt.toISOString(),
+    );
     expect(upload.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(videoFile)).digest('hex'));
     expect(google.thumbnails.has(upload.id)).toBe(true);
 
@@ -393,7 +433,12 @@ describe('each failing step ends the run in error with what to do', () => {
     const unauthorized = (
       await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
         token,
-        body: { name: 'Never authorized', channel_id: 'UC_engine_test', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x' },
+        body: {
+          name: 'Never authorized',
+          channel_id: 'UC_engine_test',
+          client_id: 'id.apps.googleusercontent.com',
+          client_secret: 'GOCSPX-x',
+        },
       })
     ).json().id;
     const id = await execute(await createProcess({ youtube_api_id: unauthorized }));
@@ -475,12 +520,23 @@ describe('publishing', () => {
   test('an authorization Google no longer accepts ends the run saying to authorize again', async () => {
     const other = await signUp(ctx.app);
     await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token: other.token, body: { api_key: KEY } });
-    const otherChannel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token: other.token, body: { channel_id: 'UC_revoked', name: 'R' } })).json().id;
-    const refresh = google.issueRefreshToken('id.apps.googleusercontent.com', google.addAccount([{ id: 'UC_revoked', title: 'R', subscriberCount: 0, videoCount: 0, viewCount: 0 }]));
+    const otherChannel = (
+      await call(ctx.app, 'POST', '/api/v1/channels/', { token: other.token, body: { channel_id: 'UC_revoked', name: 'R' } })
+    ).json().id;
+    const refresh = google.issueRefreshToken(
+      'id.apps.googleusercontent.com',
+      google.addAccount([{ id: 'UC_revoked', title: 'R', subscriberCount: 0, videoCount: 0, viewCount: 0 }]),
+    );
     const otherConfig = (
       await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
         token: other.token,
-        body: { name: 'R', channel_id: 'UC_revoked', client_id: 'id.apps.googleusercontent.com', client_secret: 'GOCSPX-x', refresh_token: refresh },
+        body: {
+          name: 'R',
+          channel_id: 'UC_revoked',
+          client_id: 'id.apps.googleusercontent.com',
+          client_secret: 'GOCSPX-x',
+          refresh_token: refresh,
+        },
       })
     ).json().id;
     const processId = await createProcess({ channel_id: otherChannel, youtube_api_id: otherConfig }, other.token);
@@ -512,16 +568,23 @@ describe('publication times', () => {
       ctx.clock.now = new Date(executedAt);
       await signInAgain();
       const me = (await call(ctx.app, 'GET', '/api/v1/auth/me', { token })).json();
-      const profile = await call(ctx.app, 'PUT', '/api/v1/auth/profile', { token, body: { name: me.name, email: me.email, time_zone: zone } });
+      const profile = await call(ctx.app, 'PUT', '/api/v1/auth/profile', {
+        token,
+        body: { name: me.name, email: me.email, time_zone: zone },
+      });
       expect(profile.json().time_zone).toBe(zone);
       const id = await execute(await createProcess({ publication_time: time }));
       await run(id);
       const done = await execution(id);
       expect(done).toMatchObject({ status: 'completed', started_at: executedAt });
-      const upload = google.uploads.find((u) => (u.metadata as { snippet: { title: string } }).snippet.title === done.story_title)!;
+      const upload = google.uploads.find(
+        (u) => (u.metadata as { snippet: { title: string } }).snippet.title === done.story_title,
+      )!;
       expect((upload.metadata as { status: { publishAt: string } }).status.publishAt).toBe(publishAt);
       const history = (await call(ctx.app, 'GET', '/api/v1/publications/', { token })).json();
-      expect(history.publications.find((p: { video_id: string }) => p.video_id === upload.id)).toMatchObject({ published_at: publishAt });
+      expect(history.publications.find((p: { video_id: string }) => p.video_id === upload.id)).toMatchObject({
+        published_at: publishAt,
+      });
     } finally {
       await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where email = ${email}`);
       ctx.clock.now = realNow;
@@ -567,7 +630,8 @@ describe('publishing through a proxy', () => {
     const proxy = await startHttpProxy({ username: 'youtube', password: 'tunnel-pass' });
     // The admin of the test before, or a new one when this test runs alone.
     const login = await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email: TEST_ADMIN_EMAIL, password: 'secret123' } });
-    const admin: string = login.statusCode === 200 ? login.json().access_token : (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
+    const admin: string =
+      login.statusCode === 200 ? login.json().access_token : (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
     const created = await call(ctx.app, 'POST', '/api/v1/proxies/', {
       token: admin,
       body: { name: 'Outbound', url: `http://youtube:tunnel-pass@127.0.0.1:${proxy.port}` },
@@ -608,7 +672,10 @@ describe('recovery of runs a stopped server left', () => {
     for (let i = 0; i < MAX_RECOVERIES; i += 1) expect(await engine.recover(true)).toBe(1);
     expect(await engine.recover(true)).toBe(1);
     const ended = await execution(other);
-    expect(ended).toMatchObject({ status: 'error', error: `The server stopped during this run ${MAX_RECOVERIES} times; retry it` });
+    expect(ended).toMatchObject({
+      status: 'error',
+      error: `The server stopped during this run ${MAX_RECOVERIES} times; retry it`,
+    });
   });
 });
 

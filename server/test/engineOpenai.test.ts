@@ -7,6 +7,9 @@ import { createStoryResponder } from '../fakes/storyResponder';
 import { createEngine, type Engine } from '../src/pipeline/engine';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
+// Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
+jest.setTimeout(180_000);
+
 /**
  * The engine with OpenAI narration and OpenAI images (IMAGE_PROVIDER=openai), against the fake
  * OpenAI server: the requests it makes, the files it writes, and steps 4 and 5 failing.
@@ -45,13 +48,22 @@ beforeAll(async () => {
   voice = (
     await call(ctx.app, 'POST', '/api/v1/voices/', {
       token: admin,
-      body: { name: 'Nova', type: 'Narradora', sample_url: 'https://example.com/nova.mp3', language: 'pt', provider: 'openai', provider_voice_id: 'nova' },
+      body: {
+        name: 'Nova',
+        type: 'Narradora',
+        sample_url: 'https://example.com/nova.mp3',
+        language: 'pt',
+        provider: 'openai',
+        provider_voice_id: 'nova',
+      },
     })
   ).json().id;
   ({ token } = await signUp(ctx.app));
   google.addClient('m.apps.googleusercontent.com', 'GOCSPX-m');
   await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: 'sk-openai-media-0123456789' } });
-  channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_openai_media', name: 'M' } })).json().id;
+  channel = (
+    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_openai_media', name: 'M' } })
+  ).json().id;
   config = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
@@ -78,7 +90,14 @@ afterAll(async () => {
 async function startRun(): Promise<string> {
   const process = await call(ctx.app, 'POST', '/api/v1/processes/', {
     token,
-    body: { name: 'OpenAI media', channel_id: channel, youtube_api_id: config, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: voice },
+    body: {
+      name: 'OpenAI media',
+      channel_id: channel,
+      youtube_api_id: config,
+      prompt_id: BUILTIN_DRAMA,
+      language: 'pt',
+      voice_id: voice,
+    },
   });
   expect(process.statusCode).toBe(201);
   const executed = await call(ctx.app, 'POST', `/api/v1/processes/${process.json().id}/execute`, { token });
@@ -131,7 +150,9 @@ test('step 5: an exhausted OpenAI quota ends the run saying so', async () => {
       step_times = step_times - 'generating_images' - 'generating_video' - 'publishing_video',
       checkpoint = checkpoint - 'images' - 'video'
     where id = ${firstRun}`);
-  await ctx.database.db.execute(sql`update processes set status = 'error' where id = (select process_id from executions where id = ${firstRun})`);
+  await ctx.database.db.execute(
+    sql`update processes set status = 'error' where id = (select process_id from executions where id = ${firstRun})`,
+  );
   for (const file of fs.readdirSync(path.join(ctx.config.mediaDir, firstRun))) {
     if (file.startsWith('scene-')) fs.rmSync(path.join(ctx.config.mediaDir, firstRun, file));
   }

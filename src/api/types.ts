@@ -390,14 +390,7 @@ export type ProcessStatus = 'idle' | 'running' | 'completed' | 'error';
 
 /** What a process lacks to run, as keys the client translates. */
 export type ProcessNeed =
-  | 'channel'
-  | 'youtube_api'
-  | 'prompt'
-  | 'voice'
-  | 'youtube_api_disabled'
-  | 'prompt_inactive'
-  | 'voice_inactive'
-  | 'language';
+  'channel' | 'youtube_api' | 'prompt' | 'voice' | 'youtube_api_disabled' | 'prompt_inactive' | 'voice_inactive' | 'language';
 
 /** The seven steps of an execution, in order (the keys of EXECUTION_STEP_KEYS). */
 export type ExecutionStepKey =
@@ -511,6 +504,8 @@ export interface Execution {
   video_url: string | null;
   thumbnail_url: string | null;
   video_duration_seconds: number | null;
+  /** What the reader should know that did not stop the run (e.g. a script no font here can draw), translated. */
+  warnings: string[];
   created_at: string;
 }
 

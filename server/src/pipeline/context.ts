@@ -24,7 +24,21 @@ export interface Checkpoint {
   /** Scene image file names, in order, and which chapter each scene belongs to. */
   images?: { files: string[]; chapterOf: number[]; texts: string[] };
   video?: { file: string; thumbnail: string; durationSeconds: number };
+  /** Things the reader should know that did not stop the run (a message key and its params each). */
+  warnings?: RunWarning[];
   [key: string]: unknown;
+}
+
+export interface RunWarning {
+  key: MessageKey;
+  params: MessageParams;
+}
+
+/** Adds a warning to the run (once per key), to be saved with the checkpoint. */
+export function warn(ctx: Pick<StepContext, 'checkpoint'>, key: MessageKey, params: MessageParams = {}): void {
+  const warnings = ctx.checkpoint.warnings ?? [];
+  if (warnings.some((known) => known.key === key)) return;
+  ctx.checkpoint.warnings = [...warnings, { key, params }];
 }
 
 export interface Logger {

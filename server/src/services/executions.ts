@@ -44,6 +44,8 @@ export interface ExecutionDto {
   video_url: string | null;
   thumbnail_url: string | null;
   video_duration_seconds: number | null;
+  /** What the reader should know that did not stop the run, in their language. */
+  warnings: string[];
   created_at: string;
 }
 
@@ -63,6 +65,15 @@ export interface VideoCheckpoint {
   file: string;
   thumbnail: string;
   durationSeconds: number;
+}
+
+/** The warnings a checkpoint holds ({key, params} each), ignoring anything malformed. */
+function storedWarnings(value: unknown): Array<{ key: string; params: Record<string, string | number> }> {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (item): item is { key: string; params: Record<string, string | number> } =>
+      typeof item === 'object' && item !== null && typeof (item as { key?: unknown }).key === 'string',
+  );
 }
 
 /** A run's error: English text for logs, a key and params for readers. */
@@ -181,6 +192,9 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       video_url: hasVideo ? signedMediaUrl(row.id, MEDIA_FILES.video) : null,
       thumbnail_url: hasThumbnail ? signedMediaUrl(row.id, MEDIA_FILES.thumbnail) : null,
       video_duration_seconds: video ? Math.round(video.durationSeconds * 10) / 10 : null,
+      warnings: storedWarnings(row.checkpoint.warnings).map(
+        (warning) => describeError(warning.key, warning.params, warning.key, into) ?? '',
+      ),
       created_at: row.createdAt.toISOString(),
     };
   }
@@ -232,7 +246,13 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
           .where(eq(executions.id, executionId));
         await tx
           .update(processes)
-          .set({ status: 'error', lastError: text, lastErrorKey: 'executions.queueUnavailable', lastErrorParams: {}, updatedAt: now() })
+          .set({
+            status: 'error',
+            lastError: text,
+            lastErrorKey: 'executions.queueUnavailable',
+            lastErrorParams: {},
+            updatedAt: now(),
+          })
           .where(eq(processes.id, processId));
       });
       throw new AppError(503, 'executions.queueUnavailable');

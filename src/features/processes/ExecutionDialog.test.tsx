@@ -212,6 +212,29 @@ describe('execution status dialog', () => {
     expect(within(dialog).queryByText('The speech service timed out')).not.toBeInTheDocument();
   });
 
+  it('shows what the run warns about, even when it failed for another reason', async () => {
+    const warning = 'No font on this server can draw some characters of this story (从 前)';
+    const { user } = renderProcesses({
+      'GET /processes/': processList(failed),
+      'GET /executions/ex-5': reply(
+        200,
+        executionFixture({
+          id: 'ex-5',
+          process_id: 'p-5',
+          status: 'error',
+          current_step: 6,
+          error: 'Upload refused',
+          warnings: [warning],
+        }),
+      ),
+    });
+    const card = await screen.findByRole('article', { name: 'Broken one' });
+    await user.click(within(card).getByRole('button', { name: 'Details of the last execution of Broken one' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Execution of “Broken one”' });
+    expect(await within(dialog).findByText(warning)).toBeInTheDocument();
+    expect(within(dialog).getByText('Upload refused')).toBeInTheDocument();
+  });
+
   it('keeps the dialog open with the reason when a retry is refused', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user } = renderProcesses({

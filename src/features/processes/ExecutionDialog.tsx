@@ -212,6 +212,11 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
                 {retryError}
               </Alert>
             )}
+            {current?.warnings.map((warning) => (
+              <Alert key={warning} severity="warning" sx={{ mt: 2 }}>
+                {warning}
+              </Alert>
+            ))}
             {runStatus === 'cancelled' && (
               <Alert severity="info" sx={{ mt: 2 }}>
                 {t('execution.cancelled')}

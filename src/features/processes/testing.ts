@@ -43,6 +43,7 @@ export function executionFixture(overrides: Partial<Execution> = {}): Execution 
     video_url: null,
     thumbnail_url: null,
     video_duration_seconds: null,
+    warnings: [],
     created_at: '2025-03-07T12:00:00.000Z',
     ...overrides,
   };

@@ -5,9 +5,13 @@ import { createElevenLabsClient } from '../../providers/elevenlabs';
 import { createOpenAIMediaClient } from '../../providers/openaiMedia';
 import { ProviderError } from '../../providers/outbound';
 import { SpeechError, espeakSpeak, espeakVoiceFor } from '../../providers/speech';
-import { StepFailure, type StepContext } from '../context';
+import { StepFailure, warn, type StepContext } from '../context';
+import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { makeSceneCard } from '../media/sceneCards';
 import { splitScenes } from '../story';
+
+/** The file beside a narration that holds its words' start times (local voice only). */
+export const wordsFile = (audioFile: string): string => audioFile.replace(/\.wav$/, '.words.json');
 
 /** Scenes (and so images) per chapter. */
 export const SCENES_PER_CHAPTER = 2;
@@ -27,7 +31,6 @@ function providerFailure(error: unknown, service: string, key: MessageKey, param
     return new StepFailure(key, { ...params, reason: error.message }, error.message);
   }
   if (error instanceof SpeechError) {
-    if (error.code === 'missing') return new StepFailure('pipeline.espeakMissing', {}, error.message);
     return new StepFailure(key, { ...params, reason: error.message }, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -93,7 +96,9 @@ export async function generatingAudios(ctx: StepContext): Promise<void> {
         await elevenlabs.speak({ text, voiceId: voice.providerVoiceId.trim(), outFile });
         await ctx.recordCall('elevenlabs', 'text-to-speech');
       } else {
-        await espeakSpeak({ text, voice: espeakVoiceFor(voice), outFile });
+        const spoken = await espeakSpeak({ text, voice: espeakVoiceFor(voice), outFile, signal: ctx.signal });
+        // Where every word starts, exactly: what the subtitles are timed from for this voice.
+        await fs.writeFile(path.join(ctx.workDir, wordsFile(name)), JSON.stringify(spoken.words), 'utf8');
       }
     } catch (error) {
       const service = openai ? 'OpenAI' : elevenlabs ? 'ElevenLabs' : 'espeak-ng';
@@ -136,7 +141,16 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
         await openai.image({ prompt, outFile });
         await ctx.recordCall('openai', 'images.generate');
       } else {
-        await makeSceneCard({ output: outFile, title, text: scene.text, index: index + 1, total: scenes.length });
+        const card = await makeSceneCard({
+          output: outFile,
+          title,
+          text: scene.text,
+          index: index + 1,
+          total: scenes.length,
+          signal: ctx.signal,
+          tools: await resolveMediaTools(mediaToolsEnv(ctx.config)),
+        });
+        if (card.missingGlyphs.length > 0) warn(ctx, 'pipeline.fontsMissing', { characters: card.missingGlyphs.join(' ') });
       }
     } catch (error) {
       throw providerFailure(error, 'OpenAI', 'pipeline.imageFailed', { scene: index + 1 });

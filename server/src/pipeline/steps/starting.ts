@@ -1,11 +1,11 @@
-import { espeakAvailable } from '../../providers/speech';
-import { resolveFfmpeg } from '../media/ffmpeg';
+import { localVoiceAvailable } from '../../providers/localVoice';
+import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { StepFailure, type StepContext } from '../context';
 
 /**
  * Step 1: everything the run needs is there — the process's channel, enabled API configuration
  * authorized on YouTube, active prompt with texts in its language and active voice; the user's
- * chat-model key; the voice's speech engine; ffmpeg. A missing one ends the run with what to fix,
+ * chat-model key; the voice's speech engine; ffmpeg and ffprobe. A missing one ends the run with what to fix,
  * before any paid call is made.
  */
 export async function starting(ctx: StepContext): Promise<void> {
@@ -28,12 +28,12 @@ export async function starting(ctx: StepContext): Promise<void> {
   if (voice?.provider === 'elevenlabs' && !ctx.config.elevenlabsApiKey) {
     throw new StepFailure('pipeline.elevenlabsMissing', {}, 'ELEVENLABS_API_KEY is not set');
   }
-  if (voice?.provider === 'espeak' && !(await espeakAvailable())) {
-    throw new StepFailure('pipeline.espeakMissing', {}, 'espeak-ng is not installed');
+  if (voice?.provider === 'espeak' && !(await localVoiceAvailable())) {
+    throw new StepFailure('pipeline.espeakMissing', {}, 'the local voice (espeak-ng) does not load');
   }
   try {
-    resolveFfmpeg(ctx.config.ffmpegPath ? { ...globalThis.process.env, FFMPEG_PATH: ctx.config.ffmpegPath } : globalThis.process.env);
-  } catch {
-    throw new StepFailure('pipeline.ffmpegMissing', {}, 'ffmpeg is not installed');
+    await resolveMediaTools(mediaToolsEnv(ctx.config));
+  } catch (error) {
+    throw new StepFailure('pipeline.ffmpegMissing', {}, error instanceof Error ? error.message : 'ffmpeg is missing');
   }
 }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { MEDIA_FILES } from '../../services/executions';
-import { StepFailure, type StepContext } from '../context';
+import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio } from '../media/audio';
-import { MediaError } from '../media/ffmpeg';
+import { MediaError, mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { renderVideo } from '../media/render';
 import { subtitleCues } from '../media/subtitles';
 import { narrationText } from './media';
@@ -19,10 +19,12 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
   const audios = ctx.checkpoint.audios!.files;
   const images = ctx.checkpoint.images!;
   try {
+    const tools = await resolveMediaTools(mediaToolsEnv(ctx.config));
     const narration = path.join(ctx.workDir, 'narration.wav');
     const joined = await concatAudio(
       audios.map((file) => path.join(ctx.workDir, file)),
       narration,
+      { tools, signal: ctx.signal },
     );
     const chapterSpan = (index: number) => {
       const start = joined.offsets[index] ?? 0;
@@ -63,12 +65,14 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       cues,
       timeoutMs: RENDER_TIMEOUT_MS,
       signal: ctx.signal,
-      ...(ctx.config.ffmpegPath ? { ffmpegPath: ctx.config.ffmpegPath } : {}),
+      tools,
     });
+    if (result.missingGlyphs.length > 0) warn(ctx, 'pipeline.fontsMissing', { characters: result.missingGlyphs.join(' ') });
     ctx.checkpoint.video = { file: MEDIA_FILES.video, thumbnail: MEDIA_FILES.thumbnail, durationSeconds: result.durationSeconds };
   } catch (error) {
     if (error instanceof StepFailure) throw error;
-    if (error instanceof MediaError && error.code === 'missing') throw new StepFailure('pipeline.ffmpegMissing', {}, error.message);
+    if (error instanceof MediaError && error.code === 'missing')
+      throw new StepFailure('pipeline.ffmpegMissing', {}, error.message);
     const message = error instanceof Error ? error.message : String(error);
     throw new StepFailure('pipeline.videoFailed', { reason: message.slice(0, 300) }, message);
   }

@@ -18,6 +18,7 @@ export const executionSchema = {
     'video_url',
     'thumbnail_url',
     'video_duration_seconds',
+    'warnings',
     'created_at',
   ],
   properties: {
@@ -48,6 +49,7 @@ export const executionSchema = {
     video_url: nullableString,
     thumbnail_url: nullableString,
     video_duration_seconds: { type: ['number', 'null'] },
+    warnings: { type: 'array', items: { type: 'string' } },
     created_at: dateTime,
   },
 } as const;
