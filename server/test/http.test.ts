@@ -64,10 +64,26 @@ test('unknown fields are refused on authentication bodies', async () => {
   expect(response.statusCode).toBe(400);
 });
 
-test('health reports the database', async () => {
+test('health reports the database and the media tools it found, with their versions but not their paths', async () => {
   const response = await call(ctx.app, 'GET', '/api/v1/health');
   expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({ status: 'ok', database: 'ok', queue: 'disabled' });
+  const tool = {
+    status: 'ok',
+    source: expect.stringMatching(/^(bundled|system|FFMPEG_PATH|FFPROBE_PATH)$/),
+    version: expect.any(String),
+  };
+  expect(response.json()).toEqual({
+    status: 'ok',
+    database: 'ok',
+    queue: 'disabled',
+    media: {
+      ffmpeg: tool,
+      ffprobe: tool,
+      local_voice: { status: 'ok', source: 'bundled', version: '@echogarden/espeak-ng-emscripten 0.3.5' },
+    },
+  });
+  expect(response.body).not.toContain('node_modules');
+  expect(response.body).not.toContain('/usr/');
 });
 
 test('a server error hides its message and stack from the caller', async () => {

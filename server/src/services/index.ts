@@ -21,6 +21,8 @@ import { createPromptService } from './prompts';
 import { createVoiceService } from './voices';
 import { createYoutubeApiService } from './youtubeApis';
 import { createYoutubeProvider } from '../providers/youtube';
+import { LOCAL_VOICE_VERSION, localVoiceAvailable } from '../providers/localVoice';
+import { mediaToolsEnv, resolveMediaTools, type MediaTool } from '../pipeline/media/ffmpeg';
 
 export interface ServiceDeps {
   db: Db;
@@ -50,7 +52,11 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.appSecret);
   const channels = createChannelService({ db: deps.db, now });
   const chatModel = createChatModelService({ db: deps.db, now, secrets, defaultBaseUrl: deps.config.openaiBaseUrl });
-  const googleEndpoints = { authUrl: deps.config.googleAuthUrl, tokenUrl: deps.config.googleTokenUrl, apiUrl: deps.config.youtubeApiUrl };
+  const googleEndpoints = {
+    authUrl: deps.config.googleAuthUrl,
+    tokenUrl: deps.config.googleTokenUrl,
+    apiUrl: deps.config.youtubeApiUrl,
+  };
   const youtube = createYoutubeProvider(googleEndpoints);
   const youtubeApis = createYoutubeApiService({
     db: deps.db,
@@ -90,6 +96,19 @@ export function createServices(deps: ServiceDeps) {
   const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia });
   const subscription = createSubscriptionService({ db: deps.db, now });
 
+  /** The media tools this server runs (never their paths: the answer is public). */
+  async function mediaHealth() {
+    const tools = await resolveMediaTools(mediaToolsEnv(deps.config)).catch(() => null);
+    const describe = (tool: MediaTool | undefined) =>
+      tool ? { status: 'ok', source: tool.source, version: tool.version } : { status: 'missing' };
+    const voice = await localVoiceAvailable();
+    return {
+      ffmpeg: describe(tools?.ffmpeg),
+      ffprobe: describe(tools?.ffprobe),
+      local_voice: voice ? { status: 'ok', source: 'bundled', version: LOCAL_VOICE_VERSION } : { status: 'missing' },
+    };
+  }
+
   async function health() {
     let database = 'ok';
     try {
@@ -98,10 +117,29 @@ export function createServices(deps: ServiceDeps) {
       database = 'unavailable';
     }
     const queue = deps.queue ? (deps.queue.isRunning() ? 'ok' : 'stopped') : 'disabled';
-    return { status: database === 'ok' ? 'ok' : 'degraded', database, queue };
+    const media = await mediaHealth();
+    const mediaOk = Object.values(media).every((tool) => tool.status === 'ok');
+    return { status: database === 'ok' && mediaOk ? 'ok' : 'degraded', database, queue, media };
   }
 
-  return { auth, account, subscription, channels, youtubeApis, chatModel, proxies, prompts, voices, processes, executions, runs, publications, publisher, health, secrets };
+  return {
+    auth,
+    account,
+    subscription,
+    channels,
+    youtubeApis,
+    chatModel,
+    proxies,
+    prompts,
+    voices,
+    processes,
+    executions,
+    runs,
+    publications,
+    publisher,
+    health,
+    secrets,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
