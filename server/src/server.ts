@@ -47,7 +47,8 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
     : openDatabase({ pgliteDir: path.join(config.dataDir, 'pgdata') });
 }
 
-async function main(): Promise<void> {
+/** Starts the console: database, queue, engine (unless RUN_JOBS=false) and the HTTP server. */
+export async function main(): Promise<void> {
   let config: Config;
   let unlock = () => undefined as void;
   try {
@@ -106,9 +107,12 @@ async function main(): Promise<void> {
   );
 }
 
-if (require.main === module) {
+/** Runs main() as the process's program: a failure to start is printed and ends the process. */
+export function run(): void {
   main().catch((error) => {
     console.error('Failed to start:', error instanceof Error ? error.message : error);
     process.exit(1);
   });
 }
+
+if (require.main === module) run();

@@ -52,7 +52,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((error) => {
-  console.error('Worker failed to start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+/** Runs main() as the process's program: a failure to start is printed and ends the process. */
+export function run(): void {
+  main().catch((error) => {
+    console.error('Worker failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
+
+if (require.main === module) run();
