@@ -5,7 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * The browser suite: Debian's Chromium (never a downloaded browser) against the real server,
- * started as the README says (`npm start`) on a fresh embedded database.
+ * started as the README says (`npm start`) on a fresh embedded database, with the media tools of
+ * the machine hidden (scripts/without-media-tools.sh).
  */
 const port = Number(process.env.E2E_PORT || 3210);
 const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
@@ -60,7 +61,9 @@ export default defineConfig({
       },
     },
     {
-      command: process.env.E2E_SKIP_BUILD ? 'node server/dist/server.js' : 'npm start',
+      // As on a bare machine: the server finds no system ffmpeg, ffprobe, espeak-ng or fonts, so every
+      // run of the suite proves that what npm installs is enough (the browser keeps its own fonts).
+      command: `scripts/without-media-tools.sh ${process.env.E2E_SKIP_BUILD ? 'node server/dist/server.js' : 'npm start'}`,
       cwd: '..',
       url: `http://127.0.0.1:${port}/api/v1/health`,
       timeout: 240_000,
