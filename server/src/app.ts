@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Database } from './db';
@@ -39,6 +41,10 @@ export interface BuildOptions {
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** JSON answers above this size are compressed (gzip or brotli, by Accept-Encoding). */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** A file name with a content hash (assets/main.0123456789ab.js): its content never changes. */
+const HASHED_ASSET = /\.[0-9a-f]{8,}\.(js|css|woff2?|svg|png|jpg)(\.(br|gz))?$/;
 
 function detail(request: FastifyRequest, error: AppError): string {
   return translate(request.language ?? 'en', error.key, error.params);
@@ -50,20 +56,32 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, allowUnionTypes: true } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
+    },
   });
 
   const mailer =
-    options.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(app.log));
+    options.mailer ??
+    (config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(app.log));
   app.decorate('config', config);
-  app.decorate('services', createServices({
+  app.decorate(
+    'services',
+    createServices({
       db: options.database.db,
       config,
       mailer,
       queue: options.queue,
       now: options.now,
       ...(options.enqueue ? { enqueue: options.enqueue } : {}),
-    }),);
+    }),
+  );
   // A statistics refresh asked for without a queue runs here: let it finish before the database goes.
   app.addHook('onClose', () => app.services.publications.drain());
   // The embedded database tells this (its only) server of every user change: sessions are read from memory.
@@ -92,6 +110,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return reply.code(404).send({ detail: detail(request, error) });
   });
 
+  // API answers above the threshold go compressed; brotli at a low quality keeps it cheap per request.
+  // Static assets are compressed at build time instead (preCompressed below), and media never.
+  await app.register(fastifyCompress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    customTypes: /^(application\/json|text\/csv)/,
+  });
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
 
   if (hasWebApp(config.webDir)) {
@@ -100,9 +126,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       wildcard: true,
       index: ['index.html'],
       cacheControl: false,
+      // The build writes .br and .gz beside each asset: served as they are, by Accept-Encoding.
+      preCompressed: true,
+      // Source maps stay on the server's disk (for whoever debugs there), never on the wire.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders(res, filePath) {
         // Hashed bundles are immutable; the shell must be revalidated.
-        if (/\.[0-9a-f]{8,}\.(js|css)$/.test(filePath)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (HASHED_ASSET.test(filePath)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         else res.setHeader('cache-control', 'no-cache');
       },
     });
@@ -120,7 +150,10 @@ function hasWebApp(webDir: string): boolean {
 
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    return reply.code(error.statusCode).headers(error.headers).send({ detail: detail(request, error) });
+    return reply
+      .code(error.statusCode)
+      .headers(error.headers)
+      .send({ detail: detail(request, error) });
   }
   if (error.validation) {
     const reason = error.message.replace(/^(body|querystring|params|headers)\//, '$1.');

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { buildTestApp, call, signUp, type TestContext } from './helper';
+
+/** A built web app in miniature: the shell, a hashed bundle with its .br/.gz, and a source map. */
+function fakeBuild(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
+  const shell = '<!doctype html><html><head><script src="/assets/main.0123456789ab.js"></script></head><body></body></html>';
+  const bundle = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+  fs.writeFileSync(path.join(dir, 'index.html'), shell);
+  fs.writeFileSync(path.join(dir, 'index.html.br'), zlib.brotliCompressSync(shell));
+  fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js'), bundle);
+  fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.br'), zlib.brotliCompressSync(bundle));
+  fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.gz'), zlib.gzipSync(bundle));
+  fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.map'), '{"version":3,"sources":["secret.ts"]}');
+}
+
+let ctx: TestContext;
+let webDir: string;
+
+beforeAll(async () => {
+  webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'static-web-'));
+  fakeBuild(webDir);
+  ctx = await buildTestApp({ WEB_DIR: webDir });
+});
+
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('serving the web app', () => {
+  it('serves the compressed file the browser accepts, made at build time', async () => {
+    const br = await ctx.app.inject({ url: '/assets/main.0123456789ab.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(fs.readFileSync(path.join(webDir, 'assets', 'main.0123456789ab.js.br')))).toBe(true);
+    const gz = await ctx.app.inject({ url: '/assets/main.0123456789ab.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await ctx.app.inject({ url: '/assets/main.0123456789ab.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('console.log');
+  });
+
+  it('caches hashed assets for a year, immutable, and makes the shell revalidate', async () => {
+    const asset = await ctx.app.inject({ url: '/assets/main.0123456789ab.js', headers: { 'accept-encoding': 'br' } });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const shell = await ctx.app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.headers['cache-control']).toBe('no-cache');
+    const route = await ctx.app.inject({ url: '/processes', headers: { 'accept-encoding': 'br' } });
+    expect(route.statusCode).toBe(200);
+    expect(route.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('never serves a source map', async () => {
+    const map = await ctx.app.inject({ url: '/assets/main.0123456789ab.js.map' });
+    expect(map.statusCode).toBe(404);
+    expect(map.body).not.toContain('secret.ts');
+  });
+
+  it('compresses JSON answers above 1 KB, and leaves small ones alone', async () => {
+    const { token } = await signUp(ctx.app);
+    const big = await call(ctx.app, 'GET', '/api/v1/voices/', { token, headers: { 'accept-encoding': 'gzip' } });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(big.rawPayload).toString('utf8')).voices.length).toBeGreaterThan(0);
+    const small = await call(ctx.app, 'GET', '/api/v1/auth/me', { token, headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().email).toContain('@');
+  });
+});
