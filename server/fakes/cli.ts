@@ -6,12 +6,15 @@
  *   FAKE_OPENAI_PORT (8787): the OpenAI API; any key is accepted except ones containing "invalid".
  *   FAKE_PROXY_PORT (8789): an HTTP CONNECT proxy requiring proxyuser:proxypass.
  *   FAKE_ELEVENLABS_PORT (FAKE_PROXY_PORT + 1, so 8790): the ElevenLabs API; any key is accepted except ones containing "invalid".
+ *   FAKE_SMTP_PORT (8791): a mail server keeping every message; FAKE_SMTP_INBOX_PORT (8792) lists them
+ *     as JSON at /messages, so confirmation and reset links can be followed.
  * The OpenAI fake also speaks (/v1/audio/speech, WAV or PCM) and draws (/v1/images/generations, PNG).
  */
 import { startFakeElevenLabs } from './elevenlabs';
 import { startFakeGoogle } from './google';
 import { startFakeOpenAI } from './openai';
 import { startHttpProxy } from './proxies';
+import { startFakeSmtp } from './smtp';
 import { createStoryResponder } from './storyResponder';
 
 async function main(): Promise<void> {
@@ -37,20 +40,28 @@ async function main(): Promise<void> {
     rejectKey: (key: string) => key.includes('invalid'),
   });
 
+  const smtp = await startFakeSmtp({
+    port: Number(process.env.FAKE_SMTP_PORT ?? 8791),
+    inboxPort: Number(process.env.FAKE_SMTP_INBOX_PORT ?? 8792),
+  });
+
   console.log(`Fakes are running:
   Google OAuth + YouTube Data API  ${google.url}   (channel owned by the consenting account: ${channelId})
   OpenAI API                       ${openai.url}   (any key works; a key containing "invalid" is refused)
                                    chat, speech (wav/pcm) and images (png)
   HTTP proxy                       http://proxyuser:proxypass@127.0.0.1:${proxy.port}
   ElevenLabs API                   ${elevenlabs.url}   (any key works; a key containing "invalid" is refused)
+  Mail (SMTP)                      ${smtp.url}   (messages listed at ${smtp.inboxUrl}/messages)
 
 Start the console against them with:
   GOOGLE_AUTH_URL=${google.authUrl} GOOGLE_TOKEN_URL=${google.tokenUrl} YOUTUBE_API_URL=${google.apiUrl} \\
   OPENAI_BASE_URL=${openai.url} PROXY_CHECK_URL=${google.url}/generate_204 \\
-  ELEVENLABS_BASE_URL=${elevenlabs.url} ELEVENLABS_API_KEY=fake-elevenlabs-key npm start`);
+  ELEVENLABS_BASE_URL=${elevenlabs.url} ELEVENLABS_API_KEY=fake-elevenlabs-key \\
+  SMTP_URL=${smtp.url} ALLOW_PRIVATE_URLS=true npm start
+(ALLOW_PRIVATE_URLS lets the console reach the fake proxy, which runs on this machine.)`);
 
   const stop = async () => {
-    await Promise.allSettled([google.close(), openai.close(), proxy.close(), elevenlabs.close()]);
+    await Promise.allSettled([google.close(), openai.close(), proxy.close(), elevenlabs.close(), smtp.close()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

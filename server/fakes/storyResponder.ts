@@ -17,8 +17,8 @@ const CHAPTERS = {
     'Quando a verdade finalmente veio à tona, a família se reuniu na varanda. Houve lágrimas, perdão e uma promessa: nenhum segredo voltaria a separá-los.',
   ],
   en: [
-    'That autumn morning, Helen found a yellowed letter hidden at the back of her grandmother\'s drawer. The envelope bore a name nobody had ever spoken at home.',
-    'At dinner, nobody wanted to talk about the name on the letter. Her mother\'s silence said more than any answer, and Helen decided to look for the truth alone.',
+    "That autumn morning, Helen found a yellowed letter hidden at the back of her grandmother's drawer. The envelope bore a name nobody had ever spoken at home.",
+    "At dinner, nobody wanted to talk about the name on the letter. Her mother's silence said more than any answer, and Helen decided to look for the truth alone.",
     'At the town registry, an old clerk recognised the surname. He told her that, forty years earlier, a child had been given to another family.',
     'When the truth finally came out, the family gathered on the porch. There were tears, forgiveness and a promise: no secret would ever divide them again.',
   ],

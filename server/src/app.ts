@@ -1,8 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+} from 'fastify';
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Database } from './db';
@@ -11,20 +19,26 @@ import { languageFrom, translate, type Language } from './messages';
 import { createServices, type Services } from './services';
 import type { Queue } from './queue';
 import type { Mailer } from './providers/mailer';
-import { logMailer, smtpMailer } from './providers/mailer';
+import { mailerFor } from './providers/mailer';
 import type { User } from './services/auth';
 import { registerApiRoutes } from './routes';
+import { createValidatorCompiler, findControlCharacter } from './lib/validation';
+import { redactUrl } from './lib/redact';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: Config;
+    /** Every route this app answers (method, URL and schema), in the order they were declared. */
+    routeTable: Array<{ method: string; url: string; schema: FastifySchema | undefined }>;
   }
   interface FastifyRequest {
     /** pt or en, from Accept-Language: the language of `detail` messages. */
     language: Language;
     /** The signed-in user, set by the `authenticate` pre-handler. */
     user: User;
+    /** The signed-in user's session (requireUser). */
+    sessionId: string;
   }
 }
 
@@ -33,16 +47,22 @@ export interface BuildOptions {
   database: Database;
   queue?: Queue;
   mailer?: Mailer;
-  /** Fastify logger option; defaults to pino at config.logLevel. */
-  logger?: boolean | { level: string };
+  /** false for no log; otherwise pino at config.logLevel (or `level`), to stdout (or `stream`). */
+  logger?: false | { level?: string; stream?: NodeJS.WritableStream };
   now?: () => Date;
   /** Replaces the queue's enqueue of executions (tests run the engine by hand). */
   enqueue?: (executionId: string) => Promise<string | null>;
+  /** scrypt's cost for new hashes instead of PASSWORD_HASH_COST (tests make it cheap). */
+  passwordHashCost?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** JSON answers above this size are compressed (gzip or brotli, by Accept-Encoding). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** The longest path segment (an id) the router takes; longer ones answer 414. */
+export const MAX_PARAM_LENGTH = 200;
+/** How much of a path a "not found" answer quotes. */
+const QUOTED_URL_CHARS = 120;
 /** A file name with a content hash (assets/main.0123456789ab.js): its content never changes. */
 const HASHED_ASSET = /\.[0-9a-f]{8,}\.(js|css|woff2?|svg|png|jpg)(\.(br|gz))?$/;
 
@@ -53,23 +73,48 @@ function detail(request: FastifyRequest, error: AppError): string {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: options.logger?.level ?? config.logLevel,
+            ...(options.logger?.stream ? { stream: options.logger.stream } : {}),
+            // Request URLs are logged without their secrets (tokens, OAuth codes, media signatures).
+            serializers: {
+              req: (request: { method?: string; url?: string; ip?: string }) => ({
+                method: request.method,
+                url: redactUrl(request.url ?? ''),
+                remoteAddress: request.ip,
+              }),
+            },
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+          },
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
-    ajv: {
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: false,
-        allowUnionTypes: true,
-      },
+    // Behind a reverse proxy, request.ip is the client only when TRUST_PROXY names that proxy.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (() => {
+            const hops = config.trustProxy as number;
+            return (_address: string, hop: number) => hop < hops;
+          })()
+        : config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any hook (a malformed URL, an overlong path segment).
+    frameworkErrors: (error, request, reply) => {
+      const language = languageFrom(request.headers['accept-language']);
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const failure = tooLong ? new AppError(414, 'common.uriTooLong') : new AppError(400, 'common.badUrl');
+      void (reply as FastifyReply).code(failure.statusCode).send({ detail: translate(language, failure.key, failure.params) });
     },
   });
+  app.setValidatorCompiler(createValidatorCompiler());
+  const routeTable: FastifyInstance['routeTable'] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, schema: route.schema });
+  });
 
-  const mailer =
-    options.mailer ??
-    (config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(app.log));
+  const mailer = options.mailer ?? mailerFor(config, app.log);
   app.decorate('config', config);
   app.decorate(
     'services',
@@ -80,8 +125,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       queue: options.queue,
       now: options.now,
       ...(options.enqueue ? { enqueue: options.enqueue } : {}),
+      ...(options.passwordHashCost ? { passwordHashCost: options.passwordHashCost } : {}),
     }),
   );
+  // Emails sent in the background (no queue) finish before the database goes.
+  app.addHook('onClose', () => app.services.drainEmails());
   // A statistics refresh asked for without a queue runs here: let it finish before the database goes.
   app.addHook('onClose', () => app.services.publications.drain());
   // The embedded database tells this (its only) server of every user change: sessions are read from memory.
@@ -91,8 +139,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }
   app.decorateRequest('language', 'en');
   app.decorateRequest('user', null as unknown as User);
+  app.decorateRequest('sessionId', '');
   app.addHook('onRequest', async (request) => {
     request.language = languageFrom(request.headers['accept-language']);
+  });
+  // NUL and other control characters nothing here takes are refused before any schema or query sees them.
+  app.addHook('preValidation', async (request) => {
+    const field =
+      findControlCharacter(request.body, 'body') ??
+      findControlCharacter(request.query, 'querystring') ??
+      findControlCharacter(request.params, 'params');
+    if (field) throw new AppError(400, 'common.controlCharacter', { field });
   });
 
   // JSON only: other content types answer 415 instead of reaching the schema as strings.
@@ -106,10 +163,47 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // History fallback: client-side routes load the app shell.
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
     }
-    const error = new AppError(404, 'common.routeNotFound', { method: request.method, url });
+    const quoted = url.length > QUOTED_URL_CHARS ? `${url.slice(0, QUOTED_URL_CHARS)}…` : url;
+    const error = new AppError(404, 'common.routeNotFound', { method: request.method, url: quoted });
     return reply.code(404).send({ detail: detail(request, error) });
   });
 
+  // Security headers on every answer (docs/security.md): a Content-Security-Policy the app works
+  // with (MUI/emotion inject <style> elements, flags are data: images), no framing, no sniffing,
+  // no referrer. The OAuth callback page sets its own script hash (routes/youtubeAuth).
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The YouTube authorization opens Google in a popup that reports back with postMessage.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Plain http on localhost is a normal way to run this; HSTS belongs to the TLS proxy in front.
+    strictTransportSecurity: false,
+  });
+  // A ceiling per client address on everything (API_RATE_LIMIT_PER_MINUTE), on top of the limits of
+  // sign-in, sign-up, resets and tests, which are kept in the database so they hold across processes.
+  if (config.apiRateLimitPerMinute > 0) {
+    await app.register(fastifyRateLimit, {
+      max: config.apiRateLimitPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_request, context) =>
+        new AppError(429, 'common.tooManyRequests', { minutes: Math.max(1, Math.ceil(context.ttl / 60_000)) }),
+    });
+  }
   // API answers above the threshold go compressed; brotli at a low quality keeps it cheap per request.
   // Static assets are compressed at build time instead (preCompressed below), and media never.
   await app.register(fastifyCompress, {

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
+import { redactText } from './lib/redact';
 import path from 'node:path';
 
 /** Every setting the server reads from the environment, validated once at start. */
@@ -46,6 +48,18 @@ export interface Config {
   elevenlabsBaseUrl: string;
   /** Time-out of one outbound call of the engine (chat model, speech, images). */
   outboundTimeoutMs: number;
+  /** Let users' URLs (chat model, speech, images, webhooks, proxies) reach private addresses: for a local model server. */
+  allowPrivateUrls: boolean;
+  /** Which reverse proxies to believe about the client's address (Fastify's trustProxy): off, a hop count or addresses. */
+  trustProxy: boolean | number | string[];
+  /** Sign-ups, password resets and verification emails per client address and per account an hour. */
+  authRateLimitPerHour: number;
+  /** Connection tests (chat model, YouTube, proxies) per client address and per account an hour. */
+  testRateLimitPerHour: number;
+  /** Requests per client address a minute to the whole API (0: no limit). */
+  apiRateLimitPerMinute: number;
+  /** scrypt's cost as a power of two (N = 2^cost); 17 (128 MiB a hash) is OWASP's minimum. */
+  passwordHashCost: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -73,7 +87,7 @@ function parseUrl(name: string, raw: string, protocols: string[]): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be a URL (got "${redactText(raw)}")`);
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${url.protocol}")`);
@@ -121,6 +135,32 @@ function loadAppSecret(raw: string | undefined, dataDir: string): string {
   const secret = crypto.randomBytes(48).toString('base64url');
   fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
+}
+
+/**
+ * TRUST_PROXY: unset or false trusts nobody (X-Forwarded-For is ignored, so nobody can spoof it);
+ * a number trusts that many proxy hops; anything else is a comma-separated list of the proxies'
+ * addresses or CIDR ranges. `true` (trust any sender) is refused: it would let clients pick their address.
+ */
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) {
+    throw new ConfigError(
+      'TRUST_PROXY must be a number of hops or the addresses of your proxies, not true (that would trust any client)',
+    );
+  }
+  if (/^\d+$/.test(raw)) return integerIn('TRUST_PROXY', raw, 1, 1, 10);
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const [address, bits] = entry.split('/');
+    if (!address || net.isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+      throw new ConfigError(`TRUST_PROXY must be a number of hops or a list of addresses/CIDR ranges (got "${entry}")`);
+    }
+  }
+  return list;
 }
 
 function imageProvider(raw: string | undefined): 'openai' | 'local' {
@@ -190,5 +230,11 @@ export function loadConfig(env: Env = process.env): Config {
     elevenlabsApiKey: nonEmpty(env, 'ELEVENLABS_API_KEY'),
     elevenlabsBaseUrl: urlOr(env, 'ELEVENLABS_BASE_URL', 'https://api.elevenlabs.io').replace(/\/+$/, ''),
     outboundTimeoutMs: integerIn('OUTBOUND_TIMEOUT_MS', nonEmpty(env, 'OUTBOUND_TIMEOUT_MS'), 120_000, 1000, 3_600_000),
+    allowPrivateUrls: parseBoolean('ALLOW_PRIVATE_URLS', nonEmpty(env, 'ALLOW_PRIVATE_URLS'), false),
+    trustProxy: parseTrustProxy(nonEmpty(env, 'TRUST_PROXY')),
+    authRateLimitPerHour: integerIn('AUTH_RATE_LIMIT_PER_HOUR', nonEmpty(env, 'AUTH_RATE_LIMIT_PER_HOUR'), 20, 1, 100_000),
+    testRateLimitPerHour: integerIn('TEST_RATE_LIMIT_PER_HOUR', nonEmpty(env, 'TEST_RATE_LIMIT_PER_HOUR'), 60, 1, 100_000),
+    apiRateLimitPerMinute: integerIn('API_RATE_LIMIT_PER_MINUTE', nonEmpty(env, 'API_RATE_LIMIT_PER_MINUTE'), 1200, 0, 1_000_000),
+    passwordHashCost: integerIn('PASSWORD_HASH_COST', nonEmpty(env, 'PASSWORD_HASH_COST'), 17, 17, 20),
   };
 }

@@ -10,6 +10,11 @@ const en = {
   'common.bodyTooLarge': 'The request body is too large',
   'common.unsupportedMediaType': 'Unsupported content type: send application/json',
   'common.internal': 'Internal server error',
+  'common.controlCharacter': 'Invalid request: {field} holds a control character (such as NUL) that is not allowed',
+  'common.uriTooLong': 'The address is too long',
+  'common.badUrl': 'The address is not valid',
+  'common.tooManyRequests': 'Too many requests. Try again in {minutes} minutes.',
+  'common.addressNotAllowed': 'this address is not allowed: it points to a private or local network',
   'common.unavailable': 'The service is starting or shutting down; try again shortly',
   'auth.notAuthenticated': 'Not authenticated',
   'auth.sessionExpired': 'Your session has expired; please sign in again',
@@ -39,6 +44,16 @@ const en = {
   'auth.resetEmailSubject': 'Reset your password',
   'auth.resetEmailBody':
     'Hello {name},\n\nSomeone asked to reset the password of your account. Open this link within {minutes} minutes to choose a new one:\n\n{link}\n\nIf it was not you, ignore this email; your password stays the same.',
+  'auth.verifyEmailSubject': 'Confirm your email address',
+  'auth.verifyEmailBody':
+    'Hello {name},\n\nOpen this link within {hours} hours to confirm that {email} is your address:\n\n{link}\n\nIf you did not create an account or change your email, ignore this email.',
+  'auth.emailVerified': 'Your email address is confirmed.',
+  'auth.verifyTokenInvalid':
+    'This confirmation link is invalid, was already used or has expired. Ask for a new one in the console.',
+  'auth.verificationSent': 'We sent a confirmation link to {email}.',
+  'auth.alreadyVerified': 'Your email address is already confirmed.',
+  'auth.signedOut': 'You have signed out.',
+  'auth.emailChangeNeedsPassword': 'Enter your current password to change your email address',
   'channels.notFound': 'Channel not found',
   'channels.channelIdRequired': 'The channel id is required',
   'channels.channelIdInvalid': 'The channel id may only contain letters, digits, - and _ (for example UCxxxxxxxxxxxxxxxxxxxxxx)',
@@ -57,11 +72,16 @@ const en = {
   'chatModel.connectionFailed': 'Failed to connect to ChatGPT. Please check your API Key. ({reason})',
   'chatModel.reasonInvalidKey': 'invalid API key',
   'chatModel.reasonUnreachable': 'could not reach the server',
+  'chatModel.reasonHttpStatus': 'the server answered with an error (HTTP {status})',
+  'chatModel.keyNeededForNewHost':
+    'Type the API key again to use it with a different server: a saved key is only sent to the server it was saved for',
   'youtubeApis.notFound': 'YouTube API configuration not found',
   'youtubeApis.fieldsRequired': 'Name, channel id, client id and client secret are required',
   'youtubeApis.needsAuthorization':
     'Authorize access to the channel first: use Test/Authorize and sign in with the channel’s Google account.',
   'youtubeApis.connected': 'Connected to YouTube channel “{title}”.',
+  'youtubeApis.secretUnreadable':
+    'The saved client secret or authorization can no longer be read (the server’s secret key changed): enter the client secret again and authorize again',
   'youtubeApis.connectionFailed': 'Failed to connect to YouTube API. Please check your credentials.',
   'youtubeApis.grantRevoked': 'The authorization has expired or was revoked. Authorize access again.',
   'youtubeApis.invalidClient': 'Google refused the OAuth client id or client secret. Check them in the Google Cloud console.',
@@ -84,6 +104,7 @@ const en = {
   'proxies.connected': 'Proxy connected successfully ({latency} ms)',
   'proxies.testFailed': 'Failed to connect to proxy. Check the URL. ({reason})',
   'proxies.failure.refused': 'connection refused',
+  'proxies.failure.addressNotAllowed': 'this address is not allowed: it points to a private or local network',
   'proxies.failure.hostNotFound': 'proxy host {host} not found',
   'proxies.failure.network': 'network error ({code})',
   'proxies.failure.timeout': 'timed out after {seconds} s',
@@ -171,6 +192,8 @@ const en = {
     'The local voice (espeak-ng) could not be loaded on the server; ask the administrator to reinstall with npm ci, or choose another voice',
   'pipeline.imageFailed': 'Illustrating scene {scene} failed: {reason}',
   'pipeline.videoFailed': 'Rendering the video failed: {reason}',
+  'pipeline.addressNotAllowed':
+    'The server address in your ChatGPT settings points to a private or local network, which this console does not call. Use a public address (or ask the administrator to allow private addresses).',
   'pipeline.fontsMissing':
     'No font on this server can draw some characters of this story ({characters}): they are missing from the subtitles, the title and the scene cards. Ask the administrator to install a font for this language (for example Debian’s fonts-noto-cjk or fonts-noto-core).',
   'pipeline.ffmpegMissing':
@@ -229,6 +252,11 @@ const pt: Record<MessageKey, string> = {
   'common.bodyTooLarge': 'O corpo da requisição é grande demais',
   'common.unsupportedMediaType': 'Tipo de conteúdo não suportado: envie application/json',
   'common.internal': 'Erro interno do servidor',
+  'common.controlCharacter': 'Requisição inválida: {field} contém um caractere de controle (como NUL) que não é permitido',
+  'common.uriTooLong': 'O endereço é longo demais',
+  'common.badUrl': 'O endereço não é válido',
+  'common.tooManyRequests': 'Muitas solicitações. Tente novamente em {minutes} minutos.',
+  'common.addressNotAllowed': 'este endereço não é permitido: ele aponta para uma rede privada ou local',
   'common.unavailable': 'O serviço está iniciando ou encerrando; tente novamente em instantes',
   'auth.notAuthenticated': 'Não autenticado',
   'auth.sessionExpired': 'Sua sessão expirou; entre novamente',
@@ -258,6 +286,15 @@ const pt: Record<MessageKey, string> = {
   'auth.resetEmailSubject': 'Redefina sua senha',
   'auth.resetEmailBody':
     'Olá {name},\n\nAlguém pediu para redefinir a senha da sua conta. Abra este link em até {minutes} minutos para escolher uma nova:\n\n{link}\n\nSe não foi você, ignore este e-mail; sua senha continua a mesma.',
+  'auth.verifyEmailSubject': 'Confirme seu endereço de e-mail',
+  'auth.verifyEmailBody':
+    'Olá {name},\n\nAbra este link em até {hours} horas para confirmar que {email} é o seu endereço:\n\n{link}\n\nSe você não criou uma conta nem mudou seu e-mail, ignore esta mensagem.',
+  'auth.emailVerified': 'Seu endereço de e-mail está confirmado.',
+  'auth.verifyTokenInvalid': 'Este link de confirmação é inválido, já foi usado ou expirou. Peça um novo no console.',
+  'auth.verificationSent': 'Enviamos um link de confirmação para {email}.',
+  'auth.alreadyVerified': 'Seu endereço de e-mail já está confirmado.',
+  'auth.signedOut': 'Você saiu da sua conta.',
+  'auth.emailChangeNeedsPassword': 'Digite sua senha atual para mudar seu endereço de e-mail',
   'channels.notFound': 'Canal não encontrado',
   'channels.channelIdRequired': 'O ID do canal é obrigatório',
   'channels.channelIdInvalid': 'O ID do canal só pode conter letras, números, - e _ (por exemplo UCxxxxxxxxxxxxxxxxxxxxxx)',
@@ -276,11 +313,16 @@ const pt: Record<MessageKey, string> = {
   'chatModel.connectionFailed': 'Falha ao conectar ao ChatGPT. Verifique sua chave de API. ({reason})',
   'chatModel.reasonInvalidKey': 'chave de API inválida',
   'chatModel.reasonUnreachable': 'não foi possível acessar o servidor',
+  'chatModel.reasonHttpStatus': 'o servidor respondeu com um erro (HTTP {status})',
+  'chatModel.keyNeededForNewHost':
+    'Digite a chave de API novamente para usá-la com outro servidor: uma chave salva só é enviada ao servidor para o qual foi salva',
   'youtubeApis.notFound': 'Configuração da API do YouTube não encontrada',
   'youtubeApis.fieldsRequired': 'Nome, ID do canal, client ID e client secret são obrigatórios',
   'youtubeApis.needsAuthorization':
     'Autorize o acesso ao canal primeiro: use Testar/Autorizar e entre com a conta Google do canal.',
   'youtubeApis.connected': 'Conectado ao canal do YouTube “{title}”.',
+  'youtubeApis.secretUnreadable':
+    'O segredo do cliente ou a autorização salvos não podem mais ser lidos (a chave secreta do servidor mudou): informe o segredo do cliente de novo e autorize de novo',
   'youtubeApis.connectionFailed': 'Falha ao conectar à API do YouTube. Verifique suas credenciais.',
   'youtubeApis.grantRevoked': 'A autorização expirou ou foi revogada. Autorize o acesso novamente.',
   'youtubeApis.invalidClient': 'O Google recusou o client ID ou o client secret do OAuth. Confira-os no console do Google Cloud.',
@@ -303,6 +345,7 @@ const pt: Record<MessageKey, string> = {
   'proxies.connected': 'Proxy conectado com sucesso ({latency} ms)',
   'proxies.testFailed': 'Falha ao conectar ao proxy. Verifique a URL. ({reason})',
   'proxies.failure.refused': 'conexão recusada',
+  'proxies.failure.addressNotAllowed': 'este endereço não é permitido: ele aponta para uma rede privada ou local',
   'proxies.failure.hostNotFound': 'host do proxy {host} não encontrado',
   'proxies.failure.network': 'erro de rede ({code})',
   'proxies.failure.timeout': 'tempo esgotado após {seconds} s',
@@ -390,6 +433,8 @@ const pt: Record<MessageKey, string> = {
     'A voz local (espeak-ng) não pôde ser carregada no servidor; peça ao administrador para reinstalar com npm ci ou escolha outra voz',
   'pipeline.imageFailed': 'Falha ao ilustrar a cena {scene}: {reason}',
   'pipeline.videoFailed': 'Falha ao montar o vídeo: {reason}',
+  'pipeline.addressNotAllowed':
+    'O endereço do servidor nas suas configurações do ChatGPT aponta para uma rede privada ou local, que este console não acessa. Use um endereço público (ou peça ao administrador para permitir endereços privados).',
   'pipeline.fontsMissing':
     'Nenhuma fonte deste servidor desenha alguns caracteres desta história ({characters}): eles faltam nas legendas, no título e nos cartões das cenas. Peça ao administrador para instalar uma fonte para este idioma (por exemplo fonts-noto-cjk ou fonts-noto-core do Debian).',
   'pipeline.ffmpegMissing':

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from './db';
+import type { AuthEmailJob } from './services/auth';
 
 /**
  * The job queue: pg-boss on the application's own database (PGlite through an adapter, or the
@@ -12,7 +13,12 @@ export interface Queue {
 }
 
 /** The engine's queues: one job per execution run, and the scheduler's tick. */
-export const QUEUES = { execution: 'execution-run', tick: 'scheduler-tick', stats: 'publication-stats' } as const;
+export const QUEUES = {
+  execution: 'execution-run',
+  tick: 'scheduler-tick',
+  stats: 'publication-stats',
+  email: 'auth-email',
+} as const;
 
 /** A run may take long (a long story, a slow API): pg-boss gives up on an active job after this. */
 export const EXECUTION_JOB_EXPIRE_SECONDS = 4 * 60 * 60;
@@ -32,6 +38,11 @@ export async function enqueueExecution(queue: Queue, executionId: string): Promi
 /** Asks for a statistics refresh of one user's publications (one pending per user). */
 export async function enqueueStatsRefresh(queue: Queue, userId: string): Promise<void> {
   await queue.boss.send(QUEUES.stats, { userId }, { singletonKey: `stats-${userId}`, retryLimit: 1, expireInSeconds: 15 * 60 });
+}
+
+/** Hands an email (a reset or confirmation link) to whichever process runs jobs; retried a few times if sending fails. */
+export async function enqueueAuthEmail(queue: Queue, job: AuthEmailJob): Promise<void> {
+  await queue.boss.send(QUEUES.email, job, { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 15 * 60 });
 }
 
 export interface QueueOptions {

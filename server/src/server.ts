@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { redactText } from './lib/redact';
 import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
@@ -110,7 +111,7 @@ export async function main(): Promise<void> {
 /** Runs main() as the process's program: a failure to start is printed and ends the process. */
 export function run(): void {
   main().catch((error) => {
-    console.error('Failed to start:', error instanceof Error ? error.message : error);
+    console.error('Failed to start:', error instanceof Error ? redactText(error.message) : error);
     process.exit(1);
   });
 }

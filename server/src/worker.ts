@@ -1,8 +1,9 @@
 import pino from 'pino';
+import { redactText } from './lib/redact';
 import { loadConfig, ConfigError } from './config';
 import { startQueue } from './queue';
 import { createServices } from './services';
-import { logMailer } from './providers/mailer';
+import { mailerFor } from './providers/mailer';
 import { startEngine } from './pipeline/worker';
 import { openConfiguredDatabase } from './server';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, name: 'worker' });
   const database = await openConfiguredDatabase(config);
   const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });
-  const services = createServices({ db: database.db, config, mailer: logMailer(log), queue });
+  const services = createServices({ db: database.db, config, mailer: mailerFor(config, log), queue });
   const running = await startEngine({ services, config, queue, log, exclusive: false });
   log.info(`Worker ready: ${config.workerConcurrency} execution(s) at a time`);
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
 /** Runs main() as the process's program: a failure to start is printed and ends the process. */
 export function run(): void {
   main().catch((error) => {
-    console.error('Worker failed to start:', error instanceof Error ? error.message : error);
+    console.error('Worker failed to start:', error instanceof Error ? redactText(error.message) : error);
     process.exit(1);
   });
 }

@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { apiCalls, channels, chatModelConfigs, executions, processes, prompts, publications, users, youtubeApis } from '../src/db/schema';
+import {
+  apiCalls,
+  channels,
+  chatModelConfigs,
+  executions,
+  processes,
+  prompts,
+  publications,
+  users,
+  youtubeApis,
+} from '../src/db/schema';
 import { addMonths, billingPeriodAt } from '../src/services/subscription';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
@@ -26,33 +36,69 @@ async function populated(as?: Account, promptId = BUILTIN_DRAMA) {
   const who = as ?? (await signUp(ctx.app));
   const { token } = who;
   const suffix = Math.random().toString(36).slice(2, 8);
-  const channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: `UC_acc_${suffix}`, name: 'Mine' } })).json();
+  const channel = (
+    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: `UC_acc_${suffix}`, name: 'Mine' } })
+  ).json();
   const config = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
       body: { name: 'Cfg', channel_id: `UC_acc_${suffix}`, client_id: 'a.apps.googleusercontent.com', client_secret: 'GOCSPX-a' },
     })
   ).json();
-  expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: 'sk-account-0123456789abcdef' } })).statusCode).toBe(201);
+  expect(
+    (await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: 'sk-account-0123456789abcdef' } }))
+      .statusCode,
+  ).toBe(201);
   const process = (
     await call(ctx.app, 'POST', '/api/v1/processes/', {
       token,
-      body: { name: 'P', channel_id: channel.id, youtube_api_id: config.id, prompt_id: promptId, language: 'pt', voice_id: HELENA },
+      body: {
+        name: 'P',
+        channel_id: channel.id,
+        youtube_api_id: config.id,
+        prompt_id: promptId,
+        language: 'pt',
+        voice_id: HELENA,
+      },
     })
   ).json();
   const [execution] = await ctx.database.db
     .insert(executions)
-    .values({ processId: process.id, userId: who.user.id, language: 'pt', status: 'completed', checkpoint: { video: { file: 'video.mp4' } } })
+    .values({
+      processId: process.id,
+      userId: who.user.id,
+      language: 'pt',
+      status: 'completed',
+      checkpoint: { video: { file: 'video.mp4' } },
+    })
     .returning();
   const media = path.join(ctx.config.mediaDir, execution!.id);
   fs.mkdirSync(media, { recursive: true });
   fs.writeFileSync(path.join(media, 'video.mp4'), 'not really a video');
-  await call(ctx.app, 'POST', '/api/v1/publications/', { token, body: { video_title: 'Old one', process_id: process.id, channel_id: channel.id } });
+  await call(ctx.app, 'POST', '/api/v1/publications/', {
+    token,
+    body: { video_title: 'Old one', process_id: process.id, channel_id: channel.id },
+  });
   return { ...who, channel, config, process, execution: execution!, media };
 }
 
-const rowsOf = async (table: typeof channels | typeof youtubeApis | typeof chatModelConfigs | typeof processes | typeof executions | typeof publications | typeof apiCalls, userId: string) =>
-  (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId)))[0]!.n;
+const rowsOf = async (
+  table:
+    | typeof channels
+    | typeof youtubeApis
+    | typeof chatModelConfigs
+    | typeof processes
+    | typeof executions
+    | typeof publications
+    | typeof apiCalls,
+  userId: string,
+) =>
+  (
+    await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(eq(table.userId, userId))
+  )[0]!.n;
 
 describe('deleting the account', () => {
   test('needs the right password, and a refusal changes nothing', async () => {
@@ -77,12 +123,17 @@ describe('deleting the account', () => {
   test('removes the user and everything they own, media included; nobody else’s data changes', async () => {
     const mine = await populated();
     const theirs = await populated();
-    const deleted = await call(ctx.app, 'DELETE', '/api/v1/auth/account', { token: mine.token, body: { password: mine.password } });
+    const deleted = await call(ctx.app, 'DELETE', '/api/v1/auth/account', {
+      token: mine.token,
+      body: { password: mine.password },
+    });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ detail: 'Your account and everything in it were deleted' });
 
     expect((await call(ctx.app, 'GET', '/api/v1/auth/me', { token: mine.token })).statusCode).toBe(401);
-    const login = await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email: mine.user.email, password: mine.password } });
+    const login = await call(ctx.app, 'POST', '/api/v1/auth/login', {
+      body: { email: mine.user.email, password: mine.password },
+    });
     expect(login.statusCode).toBe(401);
     expect(await ctx.database.db.select().from(users).where(eq(users.id, mine.user.id))).toHaveLength(0);
     for (const table of [channels, youtubeApis, chatModelConfigs, processes, executions, publications]) {
@@ -108,7 +159,10 @@ describe('deleting the account', () => {
     const ownUse = await made('Used by the admin only');
     await populated(undefined, used);
     await populated(admin, ownUse);
-    const deleted = await call(ctx.app, 'DELETE', '/api/v1/auth/account', { token: admin.token, body: { password: admin.password } });
+    const deleted = await call(ctx.app, 'DELETE', '/api/v1/auth/account', {
+      token: admin.token,
+      body: { password: admin.password },
+    });
     expect(deleted.statusCode).toBe(200);
     const left = await ctx.database.db.select({ id: prompts.id, userId: prompts.userId }).from(prompts);
     expect(left).toContainEqual({ id: used, userId: null });
@@ -121,9 +175,14 @@ describe('deleting the account', () => {
 describe('the subscription', () => {
   test('answers the plan, the next billing date and real usage of this month', async () => {
     const mine = await signUp(ctx.app);
-    await ctx.database.db.update(users).set({ createdAt: new Date('2026-01-31T12:00:00.000Z') }).where(eq(users.id, mine.user.id));
+    await ctx.database.db
+      .update(users)
+      .set({ createdAt: new Date('2026-01-31T12:00:00.000Z') })
+      .where(eq(users.id, mine.user.id));
     ctx.clock.now = new Date('2026-03-10T15:00:00.000Z');
-    const token = (await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email: mine.user.email, password: mine.password } })).json().access_token;
+    const token = (
+      await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email: mine.user.email, password: mine.password } })
+    ).json().access_token;
     const fresh = await call(ctx.app, 'GET', '/api/v1/subscription/', { token });
     expect(fresh.statusCode).toBe(200);
     expect(fresh.json()).toEqual({
@@ -149,9 +208,17 @@ describe('the subscription', () => {
 
   test('a plan change is recorded (no charge), shows in the session user, and bad choices change nothing', async () => {
     const mine = await signUp(ctx.app);
-    const changed = await call(ctx.app, 'PUT', '/api/v1/subscription/', { token: mine.token, body: { plan: 'professional', billing_period: 'annual' } });
+    const changed = await call(ctx.app, 'PUT', '/api/v1/subscription/', {
+      token: mine.token,
+      body: { plan: 'professional', billing_period: 'annual' },
+    });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toMatchObject({ plan: 'professional', plan_name: 'Professional', billing_period: 'annual', channels_limit: 5 });
+    expect(changed.json()).toMatchObject({
+      plan: 'professional',
+      plan_name: 'Professional',
+      billing_period: 'annual',
+      channels_limit: 5,
+    });
     expect((await call(ctx.app, 'GET', '/api/v1/auth/me', { token: mine.token })).json()).toMatchObject({
       plan: 'professional',
       plan_name: 'Professional',
@@ -166,7 +233,10 @@ describe('the subscription', () => {
       headers: { 'accept-language': 'pt' },
     });
     expect(badBilling.json()).toEqual({ detail: 'O período de cobrança deve ser mensal ou anual' });
-    expect((await call(ctx.app, 'GET', '/api/v1/subscription/', { token: mine.token })).json()).toMatchObject({ plan: 'professional', billing_period: 'annual' });
+    expect((await call(ctx.app, 'GET', '/api/v1/subscription/', { token: mine.token })).json()).toMatchObject({
+      plan: 'professional',
+      billing_period: 'annual',
+    });
     expect((await call(ctx.app, 'GET', '/api/v1/subscription/')).statusCode).toBe(401);
   });
 

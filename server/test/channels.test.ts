@@ -77,9 +77,15 @@ test('updates name and min views, never the channel id', async () => {
   const ok = await call(ctx.app, 'PUT', `/api/v1/channels/${id}`, { token, body: { name: 'After', min_views: 500 } });
   expect(ok.statusCode).toBe(200);
   expect(ok.json()).toMatchObject({ name: 'After', min_views: 500, channel_id: 'UC_update_channel_00001' });
-  const same = await call(ctx.app, 'PUT', `/api/v1/channels/${id}`, { token, body: { channel_id: 'UC_update_channel_00001', name: 'Same id' } });
+  const same = await call(ctx.app, 'PUT', `/api/v1/channels/${id}`, {
+    token,
+    body: { channel_id: 'UC_update_channel_00001', name: 'Same id' },
+  });
   expect(same.statusCode).toBe(200);
-  const changed = await call(ctx.app, 'PUT', `/api/v1/channels/${id}`, { token, body: { channel_id: 'UC_something_else_0001', name: 'Nope' } });
+  const changed = await call(ctx.app, 'PUT', `/api/v1/channels/${id}`, {
+    token,
+    body: { channel_id: 'UC_something_else_0001', name: 'Nope' },
+  });
   expect(changed.statusCode).toBe(422);
   expect(changed.json()).toEqual({ detail: 'The channel id cannot be changed' });
   const got = await call(ctx.app, 'GET', `/api/v1/channels/${id}`, { token });

@@ -119,6 +119,26 @@ describe('subtitleCues', () => {
     ]);
   });
 
+  it('stays linear in the text: a 20,000-word sentence with no full stop is cut into readable cues quickly', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 97}${i % 31 === 30 ? ',' : ''}`).join(' ');
+    /** The fastest of three runs, milliseconds. */
+    const time = (text: string) =>
+      Math.min(
+        ...[0, 1, 2].map(() => {
+          const started = performance.now();
+          subtitleCues([{ text, start: 0, duration: 1000 }]);
+          return performance.now() - started;
+        }),
+      );
+    const small = time(words(2_000));
+    const large = time(words(20_000));
+    // Ten times the words: about ten times the work (the balancing over one sentence was quadratic: 300x).
+    expect(large / Math.max(small, 1)).toBeLessThan(40);
+    const cues = subtitleCues([{ text: words(20_000), start: 0, duration: 8000 }]);
+    expectReadable(cues);
+    expect(cues.map((cue) => cue.text.replace('\n', ' ')).join(' ')).toBe(words(20_000));
+  }, 60_000);
+
   it('honours maxChars', () => {
     const cues = subtitleCues([{ text: STORY, start: 0, duration: 10 }], { maxChars: 40 });
     for (const cue of cues) {

@@ -488,7 +488,14 @@ describe('the list’s cache', () => {
     const config = await makeConfig(token);
     const prompt = await makePrompt('Cached prompt', { pt: texts('PT'), en: texts('EN') });
     const voice = await makeVoice('Cached voice');
-    const process = await create({ name: 'Cached', channel_id: channel, youtube_api_id: config, prompt_id: prompt, voice_id: voice, language: 'en' });
+    const process = await create({
+      name: 'Cached',
+      channel_id: channel,
+      youtube_api_id: config,
+      prompt_id: prompt,
+      voice_id: voice,
+      language: 'en',
+    });
     expect(await listed(process.id)).toMatchObject({ name: 'Cached', channel_name: 'Cached channel', needs: [] });
 
     await api('PUT', `/${process.id}`, { body: { name: 'Cached, renamed' } });

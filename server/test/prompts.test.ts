@@ -145,19 +145,26 @@ describe('access', () => {
     ['DELETE', '/:id', undefined],
   ];
 
-  test.each(writes)('%s /prompts%s: 403 for a normal user, 401 without a session, nothing changes', async (method, path, body) => {
-    const before = await snapshot();
-    const forbidden = await api(method, path.replace(':id', id), { body, token: user });
-    expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toEqual({ detail: 'Only administrators can do this' });
-    const forbiddenPt = await api(method, path.replace(':id', id), { body, token: user, headers: { 'accept-language': 'pt-BR' } });
-    expect(forbiddenPt.json()).toEqual({ detail: 'Apenas administradores podem fazer isso' });
-    // An invalid body is still refused for who the caller is, not for the body.
-    expect((await api(method, path.replace(':id', id), { body: { bogus: 1 }, token: user })).statusCode).toBe(403);
-    const anonymous = await api(method, path.replace(':id', id), { body, token: null });
-    expect(anonymous.statusCode).toBe(401);
-    expect(await snapshot()).toBe(before);
-  });
+  test.each(writes)(
+    '%s /prompts%s: 403 for a normal user, 401 without a session, nothing changes',
+    async (method, path, body) => {
+      const before = await snapshot();
+      const forbidden = await api(method, path.replace(':id', id), { body, token: user });
+      expect(forbidden.statusCode).toBe(403);
+      expect(forbidden.json()).toEqual({ detail: 'Only administrators can do this' });
+      const forbiddenPt = await api(method, path.replace(':id', id), {
+        body,
+        token: user,
+        headers: { 'accept-language': 'pt-BR' },
+      });
+      expect(forbiddenPt.json()).toEqual({ detail: 'Apenas administradores podem fazer isso' });
+      // An invalid body is still refused for who the caller is, not for the body.
+      expect((await api(method, path.replace(':id', id), { body: { bogus: 1 }, token: user })).statusCode).toBe(403);
+      const anonymous = await api(method, path.replace(':id', id), { body, token: null });
+      expect(anonymous.statusCode).toBe(401);
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   test.each([['/'], ['/:id']])('GET /prompts%s: every signed-in user reads, 401 without a session', async (path) => {
     const url = path.replace(':id', id);
@@ -366,7 +373,14 @@ describe('update', () => {
       updated_at: ctx.clock.now.toISOString(),
     });
     expect(prompt.languages).toEqual({
-      es: { title: 'Título {previous_titles}', premise: '', narrative_prompt: '', chapter_1: '', next_chapters: '', final_chapter: 'Fin' },
+      es: {
+        title: 'Título {previous_titles}',
+        premise: '',
+        narrative_prompt: '',
+        chapter_1: '',
+        next_chapters: '',
+        final_chapter: 'Fin',
+      },
     });
     const rows = await ctx.database.db.select().from(promptLanguages).where(eq(promptLanguages.promptId, created.id));
     expect(rows.map((r) => r.language)).toEqual(['es']);

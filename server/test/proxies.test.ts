@@ -337,6 +337,7 @@ describe('test through real proxies', () => {
       secrets: new SecretBox(ctx.config.appSecret),
       proxyCheckUrl: ctx.config.proxyCheckUrl,
       checkTimeoutMs: 300,
+      allowPrivate: true,
     });
     const started = Date.now();
     const result = await service.test(id, 'en');
@@ -483,13 +484,18 @@ describe('update, toggle, delete', () => {
 
 describe('checkProxy', () => {
   test('a server that is not a SOCKS5 proxy', async () => {
-    const result = await checkProxy({ url: new URL(`socks5://127.0.0.1:${target.port}`), target: ctx.config.proxyCheckUrl });
+    const result = await checkProxy({
+      allowPrivate: true,
+      url: new URL(`socks5://127.0.0.1:${target.port}`),
+      target: ctx.config.proxyCheckUrl,
+    });
     expect(result).toMatchObject({ ok: false, latencyMs: null, error: 'the server does not speak the SOCKS5 proxy protocol' });
   });
 
   test('the timeout destroys the connection and says so', async () => {
     const started = Date.now();
     const result = await checkProxy({
+      allowPrivate: true,
       url: new URL(`http://127.0.0.1:${silent.port}`),
       target: ctx.config.proxyCheckUrl,
       timeoutMs: 200,
@@ -500,6 +506,7 @@ describe('checkProxy', () => {
 
   test('a host that does not resolve', async () => {
     const result = await checkProxy({
+      allowPrivate: true,
       url: new URL('http://no-such-host.invalid:8080'),
       target: ctx.config.proxyCheckUrl,
       timeoutMs: 5000,
@@ -523,21 +530,23 @@ describe('checkProxy', () => {
         const proxyUrl = new URL(`https://${HTTP_USER}@localhost:${tlsProxy.port}`);
         proxyUrl.password = HTTP_PASSWORD;
         const targetUrl = `https://localhost:${tlsTarget.port}/generate_204`;
-        const ok = await checkProxy({ url: proxyUrl, target: targetUrl, ca: tlsOptions.cert });
+        const ok = await checkProxy({ allowPrivate: true, url: proxyUrl, target: targetUrl, ca: tlsOptions.cert });
         expect(ok).toMatchObject({ ok: true, latencyMs: expect.any(Number) });
         expect(tlsTarget.requests).toBe(1);
         expect(tlsProxy.tunnels).toEqual([`localhost:${tlsTarget.port}`]);
 
         // Without trusting the certificate, the TLS handshake with the proxy fails.
-        const untrusted = await checkProxy({ url: proxyUrl, target: targetUrl });
+        const untrusted = await checkProxy({ allowPrivate: true, url: proxyUrl, target: targetUrl });
         expect(untrusted.ok).toBe(false);
         expect(untrusted.error).toMatch(/^TLS handshake failed \(.+\)$/);
 
         // TLS to the target runs through a plain HTTP proxy's tunnel, and is verified.
         const plainProxy = new URL(`http://${HTTP_USER}@127.0.0.1:${httpProxy.port}`);
         plainProxy.password = HTTP_PASSWORD;
-        expect(await checkProxy({ url: plainProxy, target: targetUrl, ca: tlsOptions.cert })).toMatchObject({ ok: true });
-        const unverified = await checkProxy({ url: plainProxy, target: targetUrl });
+        expect(await checkProxy({ allowPrivate: true, url: plainProxy, target: targetUrl, ca: tlsOptions.cert })).toMatchObject({
+          ok: true,
+        });
+        const unverified = await checkProxy({ allowPrivate: true, url: plainProxy, target: targetUrl });
         expect(unverified.error).toMatch(/^TLS handshake failed/);
         expect(tlsTarget.requests).toBe(2);
       } finally {

@@ -14,12 +14,21 @@ let token: string;
 let userId: string;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, as = token, headers?: Record<string, string>) =>
-  call(ctx.app, method, `/api/v1/publications${url}`, { token: as, body, headers });
+const api = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+  as = token,
+  headers?: Record<string, string>,
+) => call(ctx.app, method, `/api/v1/publications${url}`, { token: as, body, headers });
 
 beforeAll(async () => {
   google = await startFakeGoogle();
-  ctx = await buildTestApp({ GOOGLE_AUTH_URL: google.authUrl, GOOGLE_TOKEN_URL: google.tokenUrl, YOUTUBE_API_URL: google.apiUrl });
+  ctx = await buildTestApp({
+    GOOGLE_AUTH_URL: google.authUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    YOUTUBE_API_URL: google.apiUrl,
+  });
   const user = await signUp(ctx.app);
   token = user.token;
   userId = user.user.id;
@@ -42,17 +51,61 @@ describe('the history', () => {
   beforeAll(async () => {
     owner = await signUp(ctx.app);
     const now = ctx.clock.now.getTime();
-    await make({ video_title: 'A Carta Esquecida', video_id: 'vid_carta', status: 'published', visibility: 'public', published_at: new Date(now - 2 * DAY_MS).toISOString() }, owner.token);
-    await make({ video_title: 'O Segredo da Avó', video_id: 'vid_avo', status: 'processing', published_at: new Date(now + DAY_MS).toISOString() }, owner.token);
-    await make({ video_title: 'The Forgotten Letter', video_id: 'vid_letter', status: 'failed', published_at: new Date(now - 20 * DAY_MS).toISOString() }, owner.token);
-    await make({ video_title: 'Herança, 50% dela', status: 'published', visibility: 'public', published_at: new Date(now - 60 * DAY_MS).toISOString() }, owner.token);
-    await make({ video_title: 'Old story', status: 'published', visibility: 'public', published_at: new Date(now - 200 * DAY_MS).toISOString() }, owner.token);
+    await make(
+      {
+        video_title: 'A Carta Esquecida',
+        video_id: 'vid_carta',
+        status: 'published',
+        visibility: 'public',
+        published_at: new Date(now - 2 * DAY_MS).toISOString(),
+      },
+      owner.token,
+    );
+    await make(
+      {
+        video_title: 'O Segredo da Avó',
+        video_id: 'vid_avo',
+        status: 'processing',
+        published_at: new Date(now + DAY_MS).toISOString(),
+      },
+      owner.token,
+    );
+    await make(
+      {
+        video_title: 'The Forgotten Letter',
+        video_id: 'vid_letter',
+        status: 'failed',
+        published_at: new Date(now - 20 * DAY_MS).toISOString(),
+      },
+      owner.token,
+    );
+    await make(
+      {
+        video_title: 'Herança, 50% dela',
+        status: 'published',
+        visibility: 'public',
+        published_at: new Date(now - 60 * DAY_MS).toISOString(),
+      },
+      owner.token,
+    );
+    await make(
+      {
+        video_title: 'Old story',
+        status: 'published',
+        visibility: 'public',
+        published_at: new Date(now - 200 * DAY_MS).toISOString(),
+      },
+      owner.token,
+    );
   });
 
   const titles = async (query: string, as = owner.token) => {
     const response = await api('GET', `/${query}`, undefined, as);
     expect(response.statusCode).toBe(200);
-    return { titles: response.json().publications.map((p: { video_title: string }) => p.video_title), total: response.json().total };
+    return {
+      titles: response.json().publications.map((p: { video_title: string }) => p.video_title),
+      total: response.json().total,
+    };
   };
 
   test('newest first, with links built from the video id, and nobody else sees them', async () => {
@@ -131,7 +184,9 @@ describe('the history', () => {
   test('create and update validate what they get', async () => {
     expect((await api('POST', '/', { video_title: '   ' }, owner.token)).statusCode).toBe(422);
     expect((await api('POST', '/', { video_title: 'x', status: 'gone' }, owner.token)).statusCode).toBe(400);
-    expect((await api('POST', '/', { video_title: 'x', channel_id: '00000000-0000-4000-8000-000000000000' }, owner.token)).statusCode).toBe(422);
+    expect(
+      (await api('POST', '/', { video_title: 'x', channel_id: '00000000-0000-4000-8000-000000000000' }, owner.token)).statusCode,
+    ).toBe(422);
     const made = await make({ video_title: 'Draft' }, owner.token);
     expect(made).toMatchObject({ status: 'processing', visibility: 'private', published_at: null });
     const updated = await api('PUT', `/${made.id}`, { video_title: 'Final title', status: 'failed' }, owner.token);
@@ -211,16 +266,36 @@ describe('actions on YouTube', () => {
   });
 
   test('the stats job reads views and likes, follows publication, and flags videos under the channel minimum', async () => {
-    const channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: CHANNEL, name: 'Pubs', min_views: 500 } })).json();
+    const channel = (
+      await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: CHANNEL, name: 'Pubs', min_views: 500 } })
+    ).json();
     const old = google.addVideo({ channelId: CHANNEL, title: 'Old', privacyStatus: 'public' });
     const fresh = google.addVideo({ channelId: CHANNEL, title: 'Fresh', privacyStatus: 'public' });
     google.setVideoStats(old, { views: 120, likes: 7 });
     google.setVideoStats(fresh, { views: 80, likes: 3 });
     const now = ctx.clock.now.getTime();
-    const a = await make({ video_title: 'Old', video_id: old, channel_id: channel.id, status: 'processing', published_at: new Date(now - 10 * DAY_MS).toISOString() });
-    const b = await make({ video_title: 'Fresh', video_id: fresh, channel_id: channel.id, status: 'processing', published_at: new Date(now - 2 * DAY_MS).toISOString() });
+    const a = await make({
+      video_title: 'Old',
+      video_id: old,
+      channel_id: channel.id,
+      status: 'processing',
+      published_at: new Date(now - 10 * DAY_MS).toISOString(),
+    });
+    const b = await make({
+      video_title: 'Fresh',
+      video_id: fresh,
+      channel_id: channel.id,
+      status: 'processing',
+      published_at: new Date(now - 2 * DAY_MS).toISOString(),
+    });
     expect(await ctx.app.services.publications.refreshStatsFor(userId)).toBeGreaterThanOrEqual(2);
-    expect((await api('GET', `/${a.id}`)).json()).toMatchObject({ views: 120, likes: 7, status: 'published', visibility: 'public', below_min_views: true });
+    expect((await api('GET', `/${a.id}`)).json()).toMatchObject({
+      views: 120,
+      likes: 7,
+      status: 'published',
+      visibility: 'public',
+      below_min_views: true,
+    });
     expect((await api('GET', `/${b.id}`)).json()).toMatchObject({ views: 80, likes: 3, below_min_views: false });
     const [row] = await ctx.database.db.select().from(publications).where(eq(publications.id, a.id));
     expect(row?.statsUpdatedAt).not.toBeNull();

@@ -4,9 +4,9 @@ import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executio
 
 describe('story text helpers', () => {
   test('fill replaces known placeholders and leaves unknown ones', () => {
-    expect(fill('Chapter {chapter_number} of {total_chapters}: {title} {other}', { chapter_number: 2, total_chapters: 5, title: 'X' })).toBe(
-      'Chapter 2 of 5: X {other}',
-    );
+    expect(
+      fill('Chapter {chapter_number} of {total_chapters}: {title} {other}', { chapter_number: 2, total_chapters: 5, title: 'X' }),
+    ).toBe('Chapter 2 of 5: X {other}');
   });
 
   test('cleanTitle keeps the first line without quotes, labels or marks, within 100 characters', () => {
@@ -21,7 +21,8 @@ describe('story text helpers', () => {
   });
 
   test('splitScenes cuts at sentence boundaries into balanced parts, each with a sentence', () => {
-    const text = 'Durante o jantar, ninguém quis falar sobre o nome da carta. O silêncio da mãe dizia mais do que qualquer resposta.';
+    const text =
+      'Durante o jantar, ninguém quis falar sobre o nome da carta. O silêncio da mãe dizia mais do que qualquer resposta.';
     expect(splitScenes(text, 2)).toEqual([
       'Durante o jantar, ninguém quis falar sobre o nome da carta.',
       'O silêncio da mãe dizia mais do que qualquer resposta.',

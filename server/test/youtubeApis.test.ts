@@ -8,7 +8,11 @@ let token: string;
 
 beforeAll(async () => {
   google = await startFakeGoogle();
-  ctx = await buildTestApp({ GOOGLE_AUTH_URL: google.authUrl, GOOGLE_TOKEN_URL: google.tokenUrl, YOUTUBE_API_URL: google.apiUrl });
+  ctx = await buildTestApp({
+    GOOGLE_AUTH_URL: google.authUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    YOUTUBE_API_URL: google.apiUrl,
+  });
   ({ token } = await signUp(ctx.app));
 });
 afterAll(async () => {
@@ -20,7 +24,13 @@ const base = '/api/v1/youtube-apis';
 let n = 0;
 function body(overrides: Record<string, unknown> = {}) {
   n += 1;
-  return { name: `Config ${n}`, channel_id: `UC_channel_${n}`, client_id: `client-${n}.apps.googleusercontent.com`, client_secret: `GOCSPX-secret-value-${n}`, ...overrides };
+  return {
+    name: `Config ${n}`,
+    channel_id: `UC_channel_${n}`,
+    client_id: `client-${n}.apps.googleusercontent.com`,
+    client_secret: `GOCSPX-secret-value-${n}`,
+    ...overrides,
+  };
 }
 const create = (b: unknown, as = token) => call(ctx.app, 'POST', `${base}/`, { token: as, body: b });
 const list = async (as = token) => (await call(ctx.app, 'GET', `${base}/`, { token: as })).json();
@@ -35,13 +45,23 @@ describe('configurations', () => {
     const first = await create(body({ api_key: 'AIzaSy-the-api-key-1234', refresh_token: '1//refresh-token-abcd' }), user.token);
     expect(first.statusCode).toBe(201);
     const json = first.json();
-    expect(json).toMatchObject({ is_active: true, is_enabled: true, is_connected: false, last_tested: null, has_api_key: true, has_refresh_token: true, has_client_secret: true });
+    expect(json).toMatchObject({
+      is_active: true,
+      is_enabled: true,
+      is_connected: false,
+      last_tested: null,
+      has_api_key: true,
+      has_refresh_token: true,
+      has_client_secret: true,
+    });
     expect(json.client_secret_masked).toMatch(/^•+.{0,4}$/);
     expect(json.api_key_masked).toBe('••••••••1234');
     expect(first.body).not.toContain('GOCSPX-secret-value');
     expect(first.body).not.toContain('AIzaSy-the-api-key');
     expect(first.body).not.toContain('refresh-token');
-    const stored = await ctx.database.db.execute(sql`select client_secret_enc, api_key_enc, refresh_token_enc from youtube_apis where id = ${json.id}`);
+    const stored = await ctx.database.db.execute(
+      sql`select client_secret_enc, api_key_enc, refresh_token_enc from youtube_apis where id = ${json.id}`,
+    );
     const row = (stored as unknown as { rows: Record<string, string>[] }).rows[0]!;
     expect(Object.values(row).join(' ')).not.toMatch(/GOCSPX|AIzaSy|refresh-token/);
     const second = await create(body(), user.token);
@@ -81,10 +101,21 @@ describe('configurations', () => {
   test('update keeps blank secrets, replaces given ones, and resets the connection on new credentials', async () => {
     const created = (await create(body({ api_key: 'AIzaSy-keep-me-9999' }), user.token)).json();
     await ctx.database.db.execute(sql`update youtube_apis set is_connected = true where id = ${created.id}`);
-    const renamed = await call(ctx.app, 'PUT', `${base}/${created.id}`, { token: user.token, body: { name: 'Renamed', client_secret: '', api_key: null } });
+    const renamed = await call(ctx.app, 'PUT', `${base}/${created.id}`, {
+      token: user.token,
+      body: { name: 'Renamed', client_secret: '', api_key: null },
+    });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.json()).toMatchObject({ name: 'Renamed', is_connected: true, api_key_masked: '••••••••9999', client_secret_masked: created.client_secret_masked });
-    const newSecret = await call(ctx.app, 'PUT', `${base}/${created.id}`, { token: user.token, body: { client_secret: 'GOCSPX-brand-new-7777' } });
+    expect(renamed.json()).toMatchObject({
+      name: 'Renamed',
+      is_connected: true,
+      api_key_masked: '••••••••9999',
+      client_secret_masked: created.client_secret_masked,
+    });
+    const newSecret = await call(ctx.app, 'PUT', `${base}/${created.id}`, {
+      token: user.token,
+      body: { client_secret: 'GOCSPX-brand-new-7777' },
+    });
     expect(newSecret.json()).toMatchObject({ is_connected: false, client_secret_masked: '••••••••7777' });
     const cleared = await call(ctx.app, 'PUT', `${base}/${created.id}`, { token: user.token, body: { clear_api_key: true } });
     expect(cleared.json()).toMatchObject({ has_api_key: false, api_key_masked: null });
@@ -113,7 +144,10 @@ describe('configurations', () => {
       ['POST', `${base}/${created.id}/authorize`],
       ['DELETE', `${base}/${created.id}`],
     ] as const) {
-      const response = await call(ctx.app, method, url, { token, body: method === 'PUT' && !url.includes('/t') && !url.includes('set-') ? { name: 'stolen' } : undefined });
+      const response = await call(ctx.app, method, url, {
+        token,
+        body: method === 'PUT' && !url.includes('/t') && !url.includes('set-') ? { name: 'stolen' } : undefined,
+      });
       expect(response.statusCode).toBe(404);
     }
     expect((await list(user.token)).youtube_apis[0]).toMatchObject({ name: created.name, is_active: true });
@@ -135,7 +169,9 @@ describe('connection test', () => {
     const user = await signUp(ctx.app);
     const b = body();
     google.addClient(b.client_id, b.client_secret);
-    const account = google.addAccount([{ id: b.channel_id, title: 'Histórias da Noite', subscriberCount: 1200, videoCount: 34, viewCount: 98765 }]);
+    const account = google.addAccount([
+      { id: b.channel_id, title: 'Histórias da Noite', subscriberCount: 1200, videoCount: 34, viewCount: 98765 },
+    ]);
     const refresh = google.issueRefreshToken(b.client_id, account);
     await call(ctx.app, 'POST', '/api/v1/channels/', { token: user.token, body: { channel_id: b.channel_id } });
     const created = (await create({ ...b, refresh_token: refresh }, user.token)).json();
@@ -154,8 +190,15 @@ describe('connection test', () => {
 
     // Revoked at Google: not connected, authorization needed again, last_tested still set.
     google.revoke(refresh);
-    const revoked = await call(ctx.app, 'POST', `${base}/${created.id}/test`, { token: user.token, headers: { 'accept-language': 'pt-BR' } });
-    expect(revoked.json()).toMatchObject({ is_connected: false, needs_authorization: true, detail: 'A autorização expirou ou foi revogada. Autorize o acesso novamente.' });
+    const revoked = await call(ctx.app, 'POST', `${base}/${created.id}/test`, {
+      token: user.token,
+      headers: { 'accept-language': 'pt-BR' },
+    });
+    expect(revoked.json()).toMatchObject({
+      is_connected: false,
+      needs_authorization: true,
+      detail: 'A autorização expirou ou foi revogada. Autorize o acesso novamente.',
+    });
     const stored = (await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token })).json();
     expect(stored.is_connected).toBe(false);
     expect(stored.last_tested).toBe(revoked.json().last_tested);
@@ -165,7 +208,9 @@ describe('connection test', () => {
     const user = await signUp(ctx.app);
     const b = body();
     google.addClient(b.client_id, b.client_secret);
-    const account = google.addAccount([{ id: 'UC_someone_else', title: 'Other', subscriberCount: 1, videoCount: 1, viewCount: 1 }]);
+    const account = google.addAccount([
+      { id: 'UC_someone_else', title: 'Other', subscriberCount: 1, videoCount: 1, viewCount: 1 },
+    ]);
     const created = (await create({ ...b, refresh_token: google.issueRefreshToken(b.client_id, account) }, user.token)).json();
     const mismatch = await call(ctx.app, 'POST', `${base}/${created.id}/test`, { token: user.token });
     expect(mismatch.json()).toMatchObject({ is_connected: false });
@@ -173,11 +218,17 @@ describe('connection test', () => {
 
     google.failNextApiCalls(1, 'quotaExceeded');
     const quota = await call(ctx.app, 'POST', `${base}/${created.id}/test`, { token: user.token });
-    expect(quota.json()).toMatchObject({ is_connected: false, detail: 'The YouTube API quota is used up for today. Try again tomorrow.' });
+    expect(quota.json()).toMatchObject({
+      is_connected: false,
+      detail: 'The YouTube API quota is used up for today. Try again tomorrow.',
+    });
 
     await call(ctx.app, 'PUT', `${base}/${created.id}`, { token: user.token, body: { client_secret: 'GOCSPX-wrong' } });
     const wrong = await call(ctx.app, 'POST', `${base}/${created.id}/test`, { token: user.token });
-    expect(wrong.json()).toMatchObject({ is_connected: false, detail: 'Google refused the OAuth client id or client secret. Check them in the Google Cloud console.' });
+    expect(wrong.json()).toMatchObject({
+      is_connected: false,
+      detail: 'Google refused the OAuth client id or client secret. Check them in the Google Cloud console.',
+    });
   });
 });
 

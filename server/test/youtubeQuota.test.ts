@@ -42,10 +42,18 @@ beforeAll(async () => {
   configId = (
     await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
       token,
-      body: { name: 'Q', channel_id: CHANNEL, client_id: CLIENT, client_secret: 'GOCSPX-quota', refresh_token: google.issueRefreshToken(CLIENT, account) },
+      body: {
+        name: 'Q',
+        channel_id: CHANNEL,
+        client_id: CLIENT,
+        client_secret: 'GOCSPX-quota',
+        refresh_token: google.issueRefreshToken(CLIENT, account),
+      },
     })
   ).json().id;
-  const channel = (await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: CHANNEL, name: 'Quota' } })).json();
+  const channel = (
+    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: CHANNEL, name: 'Quota' } })
+  ).json();
   const videoId = google.addVideo({ channelId: CHANNEL, title: 'Counted', privacyStatus: 'public' });
   google.setVideoStats(videoId, { views: 10 });
   publicationId = (
@@ -70,7 +78,10 @@ test('the quota day starts at midnight in California, daylight saving or not', (
 test('every call is recorded with its cost on the configuration', async () => {
   await ctx.app.services.publications.refreshStatsFor(userId);
   expect(await views()).toBe(10);
-  const recorded = await ctx.database.db.select().from(apiCalls).where(and(eq(apiCalls.userId, userId), eq(apiCalls.service, 'youtube')));
+  const recorded = await ctx.database.db
+    .select()
+    .from(apiCalls)
+    .where(and(eq(apiCalls.userId, userId), eq(apiCalls.service, 'youtube')));
   expect(recorded.map((r) => [r.operation, r.units, r.youtubeApiId]).sort()).toEqual([
     ['channels.list', 1, configId],
     ['videos.list', 1, configId],
@@ -81,7 +92,10 @@ test('the job leaves the day’s upload untouched, and goes on when the quota da
   // An upload today: 1600 units of 2000; the reserve for the next upload is what remains.
   await ctx.app.services.publications.recordYoutubeCall(userId, 'videos.insert', { youtubeApiId: configId });
   expect(UPLOAD_RESERVE_UNITS).toBe(1650);
-  google.setVideoStats((await ctx.database.db.select().from(publications).where(eq(publications.id, publicationId)))[0]!.videoId!, { views: 25 });
+  google.setVideoStats(
+    (await ctx.database.db.select().from(publications).where(eq(publications.id, publicationId)))[0]!.videoId!,
+    { views: 25 },
+  );
   const [lists, channelsBefore] = [listCalls(), channelCalls()];
   await ctx.app.services.publications.refreshStatsFor(userId);
   expect(listCalls()).toBe(lists);

@@ -37,6 +37,8 @@ export const users = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** Bumped on every password change; tokens carry it, so older tokens stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /** When the owner of the address followed the link we sent there; null until then (and after an email change). */
+    emailVerifiedAt: ts('email_verified_at'),
     /**
      * Bumped (by the triggers of migration 0004, at commit) whenever something the user's lists show
      * changes: their processes, channels, API configurations, executions started, or a catalogue
@@ -66,6 +68,54 @@ export const passwordResetTokens = pgTable(
 );
 
 /** Failed sign-in attempts, counted per email and per address for rate limiting across processes. */
+/** One sign-in: a token names its session, and signing out (or an email change elsewhere) revokes it. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Links sent to prove an address: one-time, valid 24 hours, for the address they were sent to. */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the link was sent to: it verifies only while the account still has it. */
+    email: text('email').notNull(),
+    /** sha256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('email_verification_tokens_hash_idx').on(t.tokenHash),
+    index('email_verification_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/** Fixed-window counters of the rate limits (sign-up, reset, resend, tests), shared by every process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limits_window_idx').on(t.windowStart)],
+);
+
 export const loginFailures = pgTable(
   'login_failures',
   {
@@ -128,7 +178,9 @@ export const youtubeApis = pgTable(
   },
   (t) => [
     index('youtube_apis_user_created_idx').on(t.userId, t.createdAt),
-    uniqueIndex('youtube_apis_one_active_idx').on(t.userId).where(sql`${t.isActive}`),
+    uniqueIndex('youtube_apis_one_active_idx')
+      .on(t.userId)
+      .where(sql`${t.isActive}`),
   ],
 );
 

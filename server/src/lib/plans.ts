@@ -12,6 +12,11 @@ export const DEFAULT_PLAN: PlanId = 'starter';
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 
+/** True for a key of the catalogue itself (never an inherited property such as "constructor"). */
+export function isPlanId(plan: string): plan is PlanId {
+  return Object.hasOwn(PLANS, plan);
+}
+
 export function planName(plan: string): string {
-  return (PLANS as Record<string, { name: string }>)[plan]?.name ?? PLANS[DEFAULT_PLAN].name;
+  return isPlanId(plan) ? PLANS[plan].name : PLANS[DEFAULT_PLAN].name;
 }

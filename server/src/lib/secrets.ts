@@ -25,6 +25,19 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   }
+
+  /**
+   * The secret in clear, or undefined when it cannot be read (sealed under another APP_SECRET, or
+   * damaged): one unreadable record must read "enter it again", never fail a whole list.
+   */
+  tryOpen(sealed: string | null): string | undefined {
+    if (sealed === null) return undefined;
+    try {
+      return this.open(sealed);
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 /** The masked form answered instead of a secret: its last four characters at most. */

@@ -33,7 +33,11 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The local calendar date and time of an instant in a zone. */
 export function localParts(instant: Date, timeZone: string): LocalParts & { second: number } {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -64,7 +68,13 @@ export function zonedTimeToUtc(local: LocalParts, timeZone: string): Date {
     .map((offset) => wall - offset)
     .filter((instant) => {
       const p = localParts(new Date(instant), timeZone);
-      return p.year === local.year && p.month === local.month && p.day === local.day && p.hour === local.hour && p.minute === local.minute;
+      return (
+        p.year === local.year &&
+        p.month === local.month &&
+        p.day === local.day &&
+        p.hour === local.hour &&
+        p.minute === local.minute
+      );
     })
     .sort((a, b) => a - b);
   if (exact.length > 0) return new Date(exact[0]!);

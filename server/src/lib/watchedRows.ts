@@ -42,6 +42,12 @@ export class WatchedRows<Row extends object> {
     };
   }
 
+  /** Drops a row this process changed itself (where no change feed tells of it). */
+  forget(id: string): void {
+    this.generation += 1;
+    this.rows.delete(id);
+  }
+
   get size(): number {
     return this.rows.size;
   }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { assertPublicUrl } from '../lib/egress';
 import type { Config } from '../config';
 import { QUEUES, type Queue } from '../queue';
 import type { Services } from '../services';
@@ -52,9 +53,23 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
   const { runs, executions } = services;
   const inProgress = new Map<string, AbortController>();
 
-  /** The run's proxy: one of the admins' active http(s) proxies, picked by the execution id. */
+  /**
+   * The run's proxy: one of the admins' active http(s) proxies, picked by the execution id. A proxy
+   * on a private or local address is passed over unless ALLOW_PRIVATE_URLS (its address is a user's too).
+   */
   async function proxyFor(executionId: string): Promise<string | undefined> {
-    const urls = await services.proxies.outboundUrls();
+    const urls: string[] = [];
+    for (const url of await services.proxies.outboundUrls()) {
+      if (
+        config.allowPrivateUrls ||
+        (await assertPublicUrl(url).then(
+          () => true,
+          () => false,
+        ))
+      )
+        urls.push(url);
+      else log.warn({ proxy: new URL(url).host }, 'proxy on a private address passed over (ALLOW_PRIVATE_URLS is off)');
+    }
     if (urls.length === 0) return undefined;
     const index = crypto.createHash('sha256').update(executionId).digest().readUInt32BE(0) % urls.length;
     return urls[index];

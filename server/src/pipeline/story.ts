@@ -34,8 +34,7 @@ export const FALLBACK_TEXTS = {
     'You write stories narrated aloud on YouTube. Always write in {language}, in flowing prose for a narrator, with no headings, lists or stage directions.',
   chapter1:
     'Write chapter {chapter_number} of {total_chapters} of the story "{title}". Premise: {premise}\nOpen the story with a scene that catches attention. About 250 words, narrated text only.',
-  next:
-    'Write chapter {chapter_number} of {total_chapters} of the story "{title}". Premise: {premise}\nSo far: {summary}\nContinue from where the story stopped. About 250 words, narrated text only.',
+  next: 'Write chapter {chapter_number} of {total_chapters} of the story "{title}". Premise: {premise}\nSo far: {summary}\nContinue from where the story stopped. About 250 words, narrated text only.',
   final:
     'Write the final chapter ({chapter_number} of {total_chapters}) of the story "{title}". Premise: {premise}\nSo far: {summary}\nResolve the story. About 250 words, narrated text only.',
   summary:
@@ -76,11 +75,37 @@ export function cleanProse(answer: string): string {
     .trim();
 }
 
+/**
+ * How long each text of a story may be, in characters, and how many tokens the model may answer
+ * for it. A model's answer is never trusted to be sane: it is cut to these before it reaches the
+ * voice, the subtitles or the database.
+ */
+export const STORY_LIMITS = {
+  premise: { chars: 2_000, tokens: 700 },
+  chapter: { chars: 12_000, tokens: 4_000 },
+  summary: { chars: 3_000, tokens: 1_000 },
+  title: { chars: TITLE_MAX, tokens: 100 },
+} as const;
+
+/** `text` within `max` characters: cut after the last sentence that fits (or at a space), never mid-word when it can help it. */
+export function limitText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const sentenceEnd = Math.max(
+    cut.lastIndexOf('. '),
+    cut.lastIndexOf('! '),
+    cut.lastIndexOf('? '),
+    cut.lastIndexOf('…'),
+    cut.lastIndexOf('.\n'),
+  );
+  if (sentenceEnd > max / 2) return cut.slice(0, sentenceEnd + 1).trim();
+  const space = cut.lastIndexOf(' ');
+  return (space > max / 2 ? cut.slice(0, space) : cut).trim();
+}
+
 /** Sentences of a text (keeps the end punctuation). */
 export function sentences(text: string): string[] {
-  return (text.match(/[^.!?…]+[.!?…]+["'”»)]*|[^.!?…]+$/g) ?? [])
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return (text.match(/[^.!?…]+[.!?…]+["'”»)]*|[^.!?…]+$/g) ?? []).map((s) => s.trim()).filter(Boolean);
 }
 
 /**

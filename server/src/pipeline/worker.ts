@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { QUEUES, type Queue } from '../queue';
 import type { Services } from '../services';
+import type { AuthEmailJob } from '../services/auth';
 import type { Logger } from './context';
 import { createEngine, type Engine } from './engine';
 
@@ -60,6 +61,12 @@ export async function startEngine(options: {
     }),
   );
   await queue.boss.schedule(QUEUES.stats, STATS_CRON, {});
+  // Reset and confirmation links, made and sent here rather than inside the request that asked.
+  workers.push(
+    await queue.boss.work<AuthEmailJob>(QUEUES.email, { pollingIntervalSeconds: 2 }, async ([job]) => {
+      if (job) await options.services.auth.deliverEmail(job.data);
+    }),
+  );
   const recovered = await engine.recover(options.exclusive);
   if (recovered > 0) log.info({ recovered }, 'executions left by a stopped server handled');
   return {

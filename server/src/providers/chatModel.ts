@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIError, type ClientOptions } from 'openai';
+import { isBlockedAddressError } from '../lib/egress';
 
 /**
  * A small client of an OpenAI-compatible chat-model API (OpenAI itself or any server that speaks
@@ -15,6 +16,10 @@ export interface ChatModelClientOptions {
   maxRetries?: number;
   /** An undici dispatcher (a ProxyAgent) the requests go through. */
   dispatcher?: object;
+  /** A fetch to send the requests with instead (the checked one for a user's own base URL: lib/egress). */
+  fetch?: ClientOptions['fetch'];
+  /** The most tokens one answer may have, when a call does not say (every call is bounded). */
+  defaultMaxTokens?: number;
 }
 
 export interface ChatMessage {
@@ -30,8 +35,8 @@ export interface CompleteInput {
   maxTokens?: number;
 }
 
-/** Why a call failed: a refused key, no answer at all, or any other answer of the API. */
-export type ChatModelFailure = 'invalid_key' | 'unreachable' | 'api_error';
+/** Why a call failed: a refused key, no answer at all, an address users may not reach, or any other answer of the API. */
+export type ChatModelFailure = 'invalid_key' | 'unreachable' | 'blocked' | 'api_error';
 
 export interface ConnectionResult {
   ok: boolean;
@@ -61,6 +66,8 @@ export class ChatModelError extends Error {
 }
 
 export const DEFAULT_CHAT_MODEL_TIMEOUT_MS = 20_000;
+/** No answer is longer than this unless the call asks (a chapter is ~1,500 tokens; a model left unbounded can run on). */
+export const DEFAULT_MAX_TOKENS = 4096;
 const MAX_REASON_LENGTH = 300;
 
 /** Removes every occurrence of the key from a text that came back from the network. */
@@ -68,25 +75,28 @@ function scrub(text: string, apiKey: string): string {
   return apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
 }
 
-/** Maps anything `openai` throws to a ChatModelError whose message is safe to show and log. */
+/**
+ * Maps anything `openai` throws to a ChatModelError whose message is safe to show and log: it
+ * names the kind of failure and the HTTP status, never the body the server answered (which may be
+ * anything: HTML, a stack trace, the key echoed back).
+ */
 export function toChatModelError(error: unknown, apiKey: string): ChatModelError {
   if (error instanceof ChatModelError) return error;
+  if (isBlockedAddressError(error)) return new ChatModelError('this address is not allowed', 'blocked');
   // Connection errors, timeouts and aborts: no HTTP answer at all.
   if (error instanceof APIConnectionError || (error instanceof APIError && error.status === undefined)) {
     return new ChatModelError('could not reach the server', 'unreachable');
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     if (error.status === 401 || error.status === 403) return new ChatModelError('invalid key', 'invalid_key', error.status);
-    // APIError messages already read `${status} ${message}`.
-    const message = scrub(error.message, apiKey).slice(0, MAX_REASON_LENGTH);
-    return new ChatModelError(
-      message.startsWith(String(error.status)) ? message : `${error.status} ${message}`,
-      'api_error',
-      error.status,
-    );
+    // OpenAI says why a 429 is final in the error's code; only that word is kept, never the text.
+    if (error.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
+      return new ChatModelError('the account has no quota left', 'api_error', 429);
+    }
+    return new ChatModelError(`the server answered HTTP ${error.status}`, 'api_error', error.status);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ChatModelError(scrub(message, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error');
+  const message = error instanceof Error ? error.name : 'error';
+  return new ChatModelError(scrub(`the call failed (${message})`, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error');
 }
 
 export function createChatModelClient(options: ChatModelClientOptions): ChatModelClient {
@@ -96,7 +106,10 @@ export function createChatModelClient(options: ChatModelClientOptions): ChatMode
     baseURL: options.baseUrl.replace(/\/+$/, ''),
     timeout: options.timeoutMs ?? DEFAULT_CHAT_MODEL_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
-    ...(options.dispatcher ? { fetchOptions: { dispatcher: options.dispatcher } as ClientOptions['fetchOptions'] } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.dispatcher && !options.fetch
+      ? { fetchOptions: { dispatcher: options.dispatcher } as ClientOptions['fetchOptions'] }
+      : {}),
     // Never pick up an organization or project from this process's environment.
     organization: null,
     project: null,
@@ -133,7 +146,7 @@ export function createChatModelClient(options: ChatModelClientOptions): ChatMode
         model,
         messages,
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
-        ...(input.maxTokens === undefined ? {} : { max_tokens: input.maxTokens }),
+        max_tokens: input.maxTokens ?? options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
       });
       content = completion.choices[0]?.message.content;
     } catch (error) {

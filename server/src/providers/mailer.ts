@@ -27,9 +27,17 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 export function logMailer(logger: Logger): Mailer {
   return {
     async send(mail) {
-      logger.info({ mail: { to: mail.to, subject: mail.subject } }, `Email (SMTP_URL is not set, so it is logged instead):\n${mail.text}`);
+      logger.info(
+        { mail: { to: mail.to, subject: mail.subject } },
+        `Email (SMTP_URL is not set, so it is logged instead):\n${mail.text}`,
+      );
     },
   };
+}
+
+/** The mailer of a process (API or worker): SMTP when SMTP_URL is set, else the log. */
+export function mailerFor(config: { smtpUrl: string | undefined; publicUrl: string }, logger: Logger): Mailer {
+  return config.smtpUrl ? smtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`) : logMailer(logger);
 }
 
 /** Keeps sent mail in memory; for tests. */

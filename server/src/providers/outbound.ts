@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fetch, ProxyAgent, type Dispatcher, type RequestInit, type Response } from 'undici';
+import { isBlockedAddressError } from '../lib/egress';
 
 /**
  * The plumbing shared by the outbound media clients (OpenAI speech and images, ElevenLabs):
@@ -14,7 +15,7 @@ import { fetch, ProxyAgent, type Dispatcher, type RequestInit, type Response } f
  */
 
 /** Why a provider call failed. */
-export type ProviderFailure = 'invalid_key' | 'unreachable' | 'quota' | 'api_error' | 'invalid_input';
+export type ProviderFailure = 'invalid_key' | 'unreachable' | 'quota' | 'api_error' | 'invalid_input' | 'blocked';
 
 /**
  * A failed provider call. `kind` says what to do about it: fix the key or the account
@@ -240,6 +241,9 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
       let failure: ProviderError;
       if (timeout.aborted) {
         failure = new ProviderError(`could not reach the server (no answer within ${opts.timeoutMs} ms)`, 'unreachable');
+      } else if (isBlockedAddressError(error)) {
+        // A user's URL that leads to a private address: the same answer every time.
+        throw new ProviderError('this address is not allowed', 'blocked');
       } else if (error instanceof TypeError && error.message === 'fetch failed') {
         const refused = proxyRefusal(error);
         if (refused !== undefined) {

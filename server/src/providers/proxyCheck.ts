@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { assertPublicUrl, isBlockedAddressError } from '../lib/egress';
 import tls from 'node:tls';
 import { translate, type MessageKey, type MessageParams } from '../messages';
 
@@ -40,6 +41,8 @@ export interface ProxyCheckOptions {
   timeoutMs?: number;
   /** Extra trusted certificates for the TLS connections (tests with self-signed certificates). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /** Let the proxy's address be private or local (ALLOW_PRIVATE_URLS); refused by default. */
+  allowPrivate?: boolean;
 }
 
 export const DEFAULT_PROXY_CHECK_TIMEOUT_MS = 10_000;
@@ -305,6 +308,8 @@ async function run(options: ProxyCheckOptions, track: (s: net.Socket) => void): 
   if (!(proxy.protocol in DEFAULT_PORTS)) {
     throw new CheckFailure('proxies.failure.unsupportedProtocol', { protocol: proxy.protocol.replace(/:$/, '') });
   }
+  // The proxy is a user's address too: it may not lead into this server's own network.
+  if (!options.allowPrivate) await assertPublicUrl(proxy.href);
 
   const first =
     proxy.protocol === 'https:'
@@ -333,6 +338,7 @@ async function run(options: ProxyCheckOptions, track: (s: net.Socket) => void): 
 
 function toFailure(error: unknown, proxy: URL): ProxyFailure {
   if (error instanceof CheckFailure) return { key: error.key, params: error.params };
+  if (isBlockedAddressError(error)) return { key: 'proxies.failure.addressNotAllowed', params: {} };
   const code = errorCode(error);
   if (code === 'ECONNREFUSED') return { key: 'proxies.failure.refused', params: {} };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {

@@ -68,14 +68,14 @@ export function classifyGoogleError(error: unknown): YoutubeError {
   const e = (error ?? {}) as GaxiosLikeError;
   const status = e.response?.status ?? (typeof e.status === 'number' ? e.status : undefined);
   const data = e.response?.data as
-    | { error?: string | { message?: string; errors?: { reason?: string }[] }; error_description?: string }
-    | undefined;
+    { error?: string | { message?: string; errors?: { reason?: string }[] }; error_description?: string } | undefined;
   const oauthError = typeof data?.error === 'string' ? data.error : undefined;
   const apiError = typeof data?.error === 'object' ? data.error : undefined;
   const reason = apiError?.errors?.[0]?.reason;
   const message = data?.error_description ?? apiError?.message ?? e.message ?? 'Unknown error';
   if (oauthError === 'invalid_grant') return new YoutubeError('invalid_grant', message, status);
-  if (oauthError === 'invalid_client' || oauthError === 'unauthorized_client') return new YoutubeError('invalid_client', message, status);
+  if (oauthError === 'invalid_client' || oauthError === 'unauthorized_client')
+    return new YoutubeError('invalid_client', message, status);
   if (reason === 'quotaExceeded' || reason === 'uploadLimitExceeded' || reason === 'rateLimitExceeded') {
     return new YoutubeError('quota', message, status);
   }
@@ -120,7 +120,9 @@ export function createYoutubeProvider(endpoints: GoogleEndpoints) {
   }
 
   /** Exchanges an authorization code for tokens; answers the refresh token when Google gives one. */
-  async function exchangeCode(input: OAuthClientCredentials & { code: string; redirectUri: string }): Promise<{ refreshToken: string | null }> {
+  async function exchangeCode(
+    input: OAuthClientCredentials & { code: string; redirectUri: string },
+  ): Promise<{ refreshToken: string | null }> {
     try {
       const { tokens } = await oauthClient(input).getToken({ code: input.code, redirect_uri: input.redirectUri });
       return { refreshToken: tokens.refresh_token ?? null };

@@ -71,14 +71,7 @@ export interface ChannelStats {
  * token was revoked or expired; `unauthorized`: Google refused the client or the access.
  */
 export type PublishErrorKind =
-  | 'quota'
-  | 'rate_limit'
-  | 'upload_limit'
-  | 'invalid_grant'
-  | 'unauthorized'
-  | 'not_found'
-  | 'network'
-  | 'other';
+  'quota' | 'rate_limit' | 'upload_limit' | 'invalid_grant' | 'unauthorized' | 'not_found' | 'network' | 'other';
 
 export class PublishError extends Error {
   constructor(
@@ -411,7 +404,12 @@ export function createYoutubePublisher(
   }
 
   /** thumbnails.set with the image as the media body (JPEG, or PNG by its signature), at most 2 MB. */
-  async function setThumbnail(input: { credentials: PublisherCredentials; videoId: string; file: string; proxyUrl?: string }): Promise<void> {
+  async function setThumbnail(input: {
+    credentials: PublisherCredentials;
+    videoId: string;
+    file: string;
+    proxyUrl?: string;
+  }): Promise<void> {
     const image = await fs.readFile(input.file);
     if (image.length > THUMBNAIL_MAX_BYTES)
       throw new PublishError('other', `The thumbnail is larger than ${THUMBNAIL_MAX_BYTES} bytes`);

@@ -13,13 +13,28 @@ export const errorResponses = {
   404: detailSchema,
   409: detailSchema,
   413: detailSchema,
+  414: detailSchema,
+  415: detailSchema,
   422: detailSchema,
   429: detailSchema,
+  503: detailSchema,
 } as const;
 
 export const userSchema = {
   type: 'object',
-  required: ['id', 'name', 'email', 'plan', 'plan_name', 'billing_period', 'time_zone', 'is_admin', 'created_at'],
+  required: [
+    'id',
+    'name',
+    'email',
+    'plan',
+    'plan_name',
+    'billing_period',
+    'time_zone',
+    'is_admin',
+    'email_verified',
+    'is_admin_pending',
+    'created_at',
+  ],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
@@ -29,6 +44,8 @@ export const userSchema = {
     billing_period: { type: 'string', enum: ['monthly', 'annual'] },
     time_zone: { type: 'string' },
     is_admin: { type: 'boolean' },
+    email_verified: { type: 'boolean' },
+    is_admin_pending: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
@@ -43,9 +60,12 @@ export const authResultSchema = {
   },
 } as const;
 
+/** The largest `skip` taken: far past any list, and well inside PostgreSQL's bigint. */
+export const MAX_SKIP = 1_000_000_000;
+
 /** `?skip=&limit=` of every list: skip 0, limit 100 by default (spec section 9). */
 export const pagingQuery = {
-  skip: { type: 'integer', minimum: 0, default: 0 },
+  skip: { type: 'integer', minimum: 0, maximum: MAX_SKIP, default: 0 },
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
 } as const;
 

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db';
 import { WatchedRows } from '../lib/watchedRows';
 import { isUniqueViolation } from '../db/errors';
-import { loginFailures, passwordResetTokens, users } from '../db/schema';
+import { emailVerificationTokens, loginFailures, passwordResetTokens, sessions, users } from '../db/schema';
 import { AppError, conflict, unauthorized, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/passwords';
+import { DEFAULT_HASH_COST, dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../lib/passwords';
 import { BILLING_PERIODS, DEFAULT_PLAN, planName, type BillingPeriod } from '../lib/plans';
 import { signToken, verifyToken } from '../lib/tokens';
 import type { Mailer } from '../providers/mailer';
@@ -15,6 +15,9 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 export const RESET_TOKEN_TTL_MINUTES = 60;
+export const VERIFY_TOKEN_TTL_HOURS = 24;
+/** A verification email is sent again at most this often for one account. */
+export const RESEND_COOLDOWN_SECONDS = 60;
 export const LOGIN_WINDOW_MINUTES = 15;
 export const LOGIN_MAX_FAILURES_PER_EMAIL = 5;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
@@ -30,6 +33,10 @@ export interface UserDto {
   billing_period: string;
   time_zone: string;
   is_admin: boolean;
+  /** The owner followed the confirmation link sent to this address. */
+  email_verified: boolean;
+  /** An administrator's address (ADMIN_EMAIL) not yet confirmed: admin rights come with the confirmation. */
+  is_admin_pending: boolean;
   created_at: string;
 }
 
@@ -41,12 +48,20 @@ export interface AuthResult {
 
 type UserRow = typeof users.$inferSelect;
 
+/** An email the auth service sends from the job queue (never inside the request that asks for it). */
+export type AuthEmailJob =
+  { kind: 'reset'; email: string; language: Language } | { kind: 'verify'; userId: string; language: Language };
+
 export interface AuthDeps {
   db: Db;
   appSecret: string;
   adminEmails: string[];
   publicUrl: string;
   mailer: Mailer;
+  /** Hands an email to the job queue (or to the background, without one). */
+  enqueueEmail: (job: AuthEmailJob) => Promise<void>;
+  /** scrypt cost (N = 2^cost); DEFAULT_HASH_COST unless the operator (or a test) says otherwise. */
+  passwordHashCost?: number;
   now?: () => Date;
 }
 
@@ -84,8 +99,11 @@ function checkName(name: string): string {
 export function createAuthService(deps: AuthDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  const cost = deps.passwordHashCost ?? DEFAULT_HASH_COST;
 
   const isAdminEmail = (email: string) => deps.adminEmails.includes(normalizeEmail(email));
+  /** Admin rights need an ADMIN_EMAIL address that its owner has confirmed. */
+  const isAdmin = (user: UserRow) => isAdminEmail(user.email) && user.emailVerifiedAt !== null;
 
   function toDto(user: UserRow): UserDto {
     return {
@@ -96,16 +114,27 @@ export function createAuthService(deps: AuthDeps) {
       plan_name: planName(user.plan),
       billing_period: user.billingPeriod,
       time_zone: user.timeZone,
-      is_admin: isAdminEmail(user.email),
+      is_admin: isAdmin(user),
+      email_verified: user.emailVerifiedAt !== null,
+      is_admin_pending: isAdminEmail(user.email) && user.emailVerifiedAt === null,
       created_at: user.createdAt.toISOString(),
     };
   }
 
-  function issueToken(user: UserRow): string {
-    return signToken({ sub: user.id, ver: user.tokenVersion, typ: 'session' }, deps.appSecret, SESSION_TTL_SECONDS, now().getTime());
+  /** Opens a session for the user and answers its token. */
+  async function openSession(user: UserRow): Promise<AuthResult> {
+    const [row] = await db
+      .insert(sessions)
+      .values({ userId: user.id, expiresAt: new Date(now().getTime() + SESSION_TTL_SECONDS * 1000), createdAt: now() })
+      .returning({ id: sessions.id });
+    const token = signToken(
+      { sub: user.id, sid: row!.id, ver: user.tokenVersion, typ: 'session' },
+      deps.appSecret,
+      SESSION_TTL_SECONDS,
+      now().getTime(),
+    );
+    return { access_token: token, token_type: 'bearer', user: toDto(user) };
   }
-
-  const session = (user: UserRow): AuthResult => ({ access_token: issueToken(user), token_type: 'bearer', user: toDto(user) });
 
   async function findByEmail(email: string): Promise<UserRow | undefined> {
     const [row] = await db
@@ -116,27 +145,59 @@ export function createAuthService(deps: AuthDeps) {
     return row;
   }
 
-  // Every signed-in request reads its user: prepared once, and kept in memory where the database
-  // tells this process of every change (the embedded one; see followUserChanges).
-  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('auth_user_by_id');
+  // Every signed-in request reads its session and its user: prepared once, and kept in memory where
+  // the database tells this process of every change (the embedded one; see followUserChanges).
+  const userById = db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('auth_user_by_id');
   const signedIn = new WatchedRows<UserRow>(async (id) => (await userById.execute({ id }))[0]);
+  const sessionById = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('auth_session_by_id');
+  // Sessions change only through this service: on the embedded database (one process) forgetting
+  // them here is enough; with PostgreSQL every request reads its session.
+  const openSessions = new WatchedRows<typeof sessions.$inferSelect>(async (id) => (await sessionById.execute({ id }))[0]);
 
   function findById(id: string): Promise<UserRow | undefined> {
     return signedIn.get(id);
   }
 
-  /** Keeps users in memory from now on, dropping each one the database says changed. */
-  function followUserChanges(watch: NonNullable<Database['watchUsers']>): Promise<() => Promise<void>> {
-    return signedIn.follow(watch);
+  /** Keeps users and sessions in memory from now on, dropping each user the database says changed. */
+  async function followUserChanges(watch: NonNullable<Database['watchUsers']>): Promise<() => Promise<void>> {
+    const stopSessions = await openSessions.follow(async () => async () => undefined);
+    const stopUsers = await signedIn.follow(watch);
+    return async () => {
+      await stopUsers();
+      await stopSessions();
+    };
   }
 
-  async function register(input: {
-    name: string;
-    email: string;
-    password: string;
-    plan?: string;
-    time_zone?: string;
-  }): Promise<AuthResult> {
+  /** Revokes sessions of `userId` (all of them, or all but `keep`). */
+  async function revokeSessions(userId: string, keep?: string): Promise<void> {
+    const revoked = await db
+      .update(sessions)
+      .set({ revokedAt: now() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined))
+      .returning({ id: sessions.id });
+    for (const { id } of revoked) openSessions.forget(id);
+  }
+
+  async function register(
+    input: {
+      name: string;
+      email: string;
+      password: string;
+      plan?: string;
+      time_zone?: string;
+    },
+    language: Language = 'en',
+  ): Promise<AuthResult> {
     if (!input.name.trim() || !input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const name = checkName(input.name);
     const email = checkEmail(input.email);
@@ -147,26 +208,44 @@ export function createAuthService(deps: AuthDeps) {
     if (!validTimeZone(timeZone)) throw unprocessable('auth.invalidTimeZone', { timeZone });
 
     if (await findByEmail(email)) throw conflict('auth.emailTaken');
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, cost);
+    let user: UserRow;
     try {
-      const [user] = await db
+      [user] = (await db
         .insert(users)
         .values({ name, email, passwordHash, plan: DEFAULT_PLAN, billingPeriod: billing, timeZone })
-        .returning();
-      return session(user!);
+        .returning()) as [UserRow];
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('auth.emailTaken');
       throw error;
     }
+    await deps.enqueueEmail({ kind: 'verify', userId: user.id, language });
+    return openSession(user);
   }
 
-  async function recentFailures(column: typeof loginFailures.email | typeof loginFailures.address, value: string) {
+  /**
+   * Counts this sign-in attempt for the email and the address before the password is checked, in
+   * one statement each, so parallel tries can never all pass a limit read before it was written.
+   * A success removes the email's attempts; a failure leaves its row for the window.
+   */
+  async function countAttempt(email: string, address: string): Promise<string> {
+    const [attempt] = await db
+      .insert(loginFailures)
+      .values({ email, address, createdAt: now() })
+      .returning({ id: loginFailures.id });
     const since = new Date(now().getTime() - LOGIN_WINDOW_MINUTES * 60_000);
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${loginFailures.createdAt})` })
-      .from(loginFailures)
-      .where(and(eq(column, value), gt(loginFailures.createdAt, since)));
-    return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+    const counted = async (column: typeof loginFailures.email | typeof loginFailures.address, value: string) => {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${loginFailures.createdAt})` })
+        .from(loginFailures)
+        .where(and(eq(column, value), gt(loginFailures.createdAt, since)));
+      return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+    };
+    const byEmail = await counted(loginFailures.email, email);
+    if (byEmail.count > LOGIN_MAX_FAILURES_PER_EMAIL) throw tooMany(byEmail.oldest);
+    const byAddress = await counted(loginFailures.address, address);
+    if (byAddress.count > LOGIN_MAX_FAILURES_PER_ADDRESS) throw tooMany(byAddress.oldest);
+    return attempt!.id;
   }
 
   function tooMany(oldest: Date | null): AppError {
@@ -178,109 +257,179 @@ export function createAuthService(deps: AuthDeps) {
   async function login(input: { email: string; password: string }, address: string): Promise<AuthResult> {
     if (!input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const email = normalizeEmail(input.email);
-
-    const byEmail = await recentFailures(loginFailures.email, email);
-    if (byEmail.count >= LOGIN_MAX_FAILURES_PER_EMAIL) throw tooMany(byEmail.oldest);
-    const byAddress = await recentFailures(loginFailures.address, address);
-    if (byAddress.count >= LOGIN_MAX_FAILURES_PER_ADDRESS) throw tooMany(byAddress.oldest);
+    await countAttempt(email, address);
 
     const user = await findByEmail(email);
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !valid) {
-      await db.insert(loginFailures).values({ email, address, createdAt: now() });
-      throw unauthorized('auth.invalidCredentials');
-    }
+    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash(cost)));
+    if (!user || !valid) throw unauthorized('auth.invalidCredentials');
     await db.delete(loginFailures).where(eq(loginFailures.email, email));
-    return session(user);
+    // A hash made cheaper than today's cost is made again, now that the password is known.
+    if (needsRehash(user.passwordHash, cost)) {
+      const passwordHash = await hashPassword(input.password, cost);
+      await db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    }
+    return openSession(user);
   }
 
-  /** Resolves a bearer token to its user; throws 401 when it is missing, invalid, expired or revoked. */
-  async function authenticate(token: string | undefined): Promise<UserRow> {
+  /** Resolves a bearer token to its user and session; throws 401 when missing, invalid, expired or revoked. */
+  async function authenticateSession(token: string | undefined): Promise<{ user: UserRow; sessionId: string }> {
     if (!token) throw unauthorized('auth.notAuthenticated');
     const result = verifyToken(token, deps.appSecret, now().getTime());
     if (!result.ok) throw unauthorized(result.reason === 'expired' ? 'auth.sessionExpired' : 'auth.notAuthenticated');
-    if (result.claims.typ !== 'session') throw unauthorized('auth.notAuthenticated');
-    const user = await findById(result.claims.sub);
-    if (!user || user.tokenVersion !== result.claims.ver) throw unauthorized('auth.sessionExpired');
-    return user;
+    const { claims } = result;
+    if (claims.typ !== 'session' || typeof claims.sid !== 'string') throw unauthorized('auth.notAuthenticated');
+    const session = UUID.test(claims.sid) ? await openSessions.get(claims.sid) : undefined;
+    if (!session || session.userId !== claims.sub || session.revokedAt !== null || session.expiresAt <= now()) {
+      throw unauthorized('auth.sessionExpired');
+    }
+    const user = await findById(claims.sub);
+    if (!user || user.tokenVersion !== claims.ver) throw unauthorized('auth.sessionExpired');
+    return { user, sessionId: session.id };
   }
 
-  async function updateProfile(user: UserRow, input: { name: string; email: string; time_zone?: string }): Promise<UserDto> {
+  async function authenticate(token: string | undefined): Promise<UserRow> {
+    return (await authenticateSession(token)).user;
+  }
+
+  /** Ends the session of `token` on the server: the token answers 401 from now on. */
+  async function logout(token: string | undefined): Promise<void> {
+    const { sessionId } = await authenticateSession(token);
+    await db.update(sessions).set({ revokedAt: now() }).where(eq(sessions.id, sessionId));
+    openSessions.forget(sessionId);
+  }
+
+  /**
+   * Name, email and time zone. A new email needs the current password; it ends the account's
+   * other sessions, spends outstanding reset links (they were sent to the old address) and must be
+   * confirmed again (admin rights wait for that).
+   */
+  async function updateProfile(
+    user: UserRow,
+    input: { name: string; email: string; time_zone?: string; current_password?: string },
+    sessionId: string,
+    language: Language = 'en',
+  ): Promise<UserDto> {
     if (!input.name.trim() || !input.email.trim()) throw unprocessable('auth.fillAllFields');
     const name = checkName(input.name);
     const email = checkEmail(input.email);
     const timeZone = input.time_zone === undefined ? user.timeZone : input.time_zone.trim();
     if (!validTimeZone(timeZone)) throw unprocessable('auth.invalidTimeZone', { timeZone });
-    if (email !== normalizeEmail(user.email)) {
-      // Admin rights follow ADMIN_EMAIL, so nobody may move their account onto that address.
-      if (isAdminEmail(email)) throw unprocessable('auth.emailReserved');
+    const emailChanged = email !== normalizeEmail(user.email);
+    if (emailChanged) {
+      if (!input.current_password) throw unprocessable('auth.emailChangeNeedsPassword');
+      if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unprocessable('auth.currentPasswordWrong');
       const other = await findByEmail(email);
       if (other && other.id !== user.id) throw conflict('auth.emailTaken');
     }
+    let updated: UserRow;
     try {
-      const [updated] = await db
+      [updated] = (await db
         .update(users)
-        .set({ name, email, timeZone, updatedAt: now() })
+        .set({ name, email, timeZone, updatedAt: now(), ...(emailChanged ? { emailVerifiedAt: null } : {}) })
         .where(eq(users.id, user.id))
-        .returning();
-      return toDto(updated!);
+        .returning()) as [UserRow];
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('auth.emailTaken');
       throw error;
     }
+    if (emailChanged) {
+      await revokeSessions(user.id, sessionId);
+      await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now() })
+        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+      await deps.enqueueEmail({ kind: 'verify', userId: user.id, language });
+    }
+    return toDto(updated);
   }
 
-  async function setPassword(userId: string, password: string): Promise<UserRow> {
-    const passwordHash = await hashPassword(password);
+  async function setPassword(userId: string, password: string, extra: Partial<UserRow> = {}): Promise<UserRow> {
+    const passwordHash = await hashPassword(password, cost);
     const [updated] = await db
       .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now(), ...extra })
       .where(eq(users.id, userId))
       .returning();
+    await revokeSessions(userId);
     return updated!;
   }
 
-  /** Changes the password; every earlier token stops working, and a new one is answered. */
-  async function changePassword(
-    user: UserRow,
-    input: { current_password: string; new_password: string },
-  ): Promise<AuthResult> {
+  /** Changes the password; every earlier session ends, and a new one is answered. */
+  async function changePassword(user: UserRow, input: { current_password: string; new_password: string }): Promise<AuthResult> {
     if (!input.current_password || !input.new_password) throw unprocessable('auth.fillAllFields');
     checkPassword(input.new_password);
     if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unprocessable('auth.currentPasswordWrong');
-    return session(await setPassword(user.id, input.new_password));
+    return openSession(await setPassword(user.id, input.new_password));
   }
 
-  /** Answers the same whether or not the email has an account. */
+  /**
+   * Asks for a reset link. The answer is the same, and as quick, whether or not the email has an
+   * account: the lookup, the token and the email all happen in the job (deliverEmail).
+   */
   async function requestPasswordReset(rawEmail: string, language: Language): Promise<void> {
     if (!rawEmail.trim()) throw unprocessable('auth.emailRequired');
     const email = checkEmail(rawEmail);
-    const user = await findByEmail(email);
-    if (!user) return;
+    await deps.enqueueEmail({ kind: 'reset', email, language });
+  }
+
+  /** A one-time token: the secret for the link and the hash kept in the database. */
+  function newToken(): { token: string; tokenHash: string } {
     const token = crypto.randomBytes(32).toString('base64url');
-    const tokenHash = crypto.createHash('sha256').update(token).digest('hex');
-    await db.insert(passwordResetTokens).values({
+    return { token, tokenHash: hashToken(token) };
+  }
+
+  const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+  /** The job's side of the emails: makes the token and sends the link (nothing when there is nobody to send to). */
+  async function deliverEmail(job: AuthEmailJob): Promise<void> {
+    if (job.kind === 'reset') {
+      const user = await findByEmail(job.email);
+      if (!user) return;
+      const { token, tokenHash } = newToken();
+      await db.insert(passwordResetTokens).values({
+        userId: user.id,
+        tokenHash,
+        expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MINUTES * 60_000),
+      });
+      const link = `${deps.publicUrl}/reset-password?token=${token}`;
+      await deps.mailer.send({
+        to: user.email,
+        subject: translate(job.language, 'auth.resetEmailSubject'),
+        text: translate(job.language, 'auth.resetEmailBody', { name: user.name, link, minutes: RESET_TOKEN_TTL_MINUTES }),
+      });
+      return;
+    }
+    const [user] = await db.select().from(users).where(eq(users.id, job.userId));
+    if (!user || user.emailVerifiedAt !== null) return;
+    const { token, tokenHash } = newToken();
+    await db.insert(emailVerificationTokens).values({
       userId: user.id,
+      email: normalizeEmail(user.email),
       tokenHash,
-      expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MINUTES * 60_000),
+      expiresAt: new Date(now().getTime() + VERIFY_TOKEN_TTL_HOURS * 3_600_000),
+      createdAt: now(),
     });
-    const link = `${deps.publicUrl}/reset-password?token=${token}`;
+    const link = `${deps.publicUrl}/verify-email?token=${token}`;
     await deps.mailer.send({
       to: user.email,
-      subject: translate(language, 'auth.resetEmailSubject'),
-      text: translate(language, 'auth.resetEmailBody', { name: user.name, link, minutes: RESET_TOKEN_TTL_MINUTES }),
+      subject: translate(job.language, 'auth.verifyEmailSubject'),
+      text: translate(job.language, 'auth.verifyEmailBody', {
+        name: user.name,
+        link,
+        hours: VERIFY_TOKEN_TTL_HOURS,
+        email: user.email,
+      }),
     });
   }
 
   async function resetPassword(input: { token: string; new_password: string }): Promise<void> {
     checkPassword(input.new_password);
-    const tokenHash = crypto.createHash('sha256').update(input.token).digest('hex');
     const claimed = await db
       .update(passwordResetTokens)
       .set({ usedAt: now() })
       .where(
         and(
-          eq(passwordResetTokens.tokenHash, tokenHash),
+          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
           isNull(passwordResetTokens.usedAt),
           gt(passwordResetTokens.expiresAt, now()),
         ),
@@ -288,7 +437,8 @@ export function createAuthService(deps: AuthDeps) {
       .returning({ userId: passwordResetTokens.userId });
     const userId = claimed[0]?.userId;
     if (!userId) throw unprocessable('auth.resetTokenInvalid');
-    await setPassword(userId, input.new_password);
+    // The link reached the account's address (an email change spends older links): that confirms it too.
+    await setPassword(userId, input.new_password, { emailVerifiedAt: now() });
     // One link resets once: any other outstanding link of this user is spent too.
     await db
       .update(passwordResetTokens)
@@ -296,19 +446,65 @@ export function createAuthService(deps: AuthDeps) {
       .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
   }
 
+  /**
+   * Confirms an address with the token of a link: one-time, within 24 hours, and only while the
+   * account still has the address the link was sent to. Needs no session (the link may be opened
+   * on another device).
+   */
+  async function verifyEmail(token: string): Promise<void> {
+    const [claimed] = await db
+      .update(emailVerificationTokens)
+      .set({ usedAt: now() })
+      .where(
+        and(
+          eq(emailVerificationTokens.tokenHash, hashToken(token)),
+          isNull(emailVerificationTokens.usedAt),
+          gt(emailVerificationTokens.expiresAt, now()),
+        ),
+      )
+      .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
+    if (!claimed) throw unprocessable('auth.verifyTokenInvalid');
+    const confirmed = await db
+      .update(users)
+      .set({ emailVerifiedAt: now(), updatedAt: now() })
+      .where(and(eq(users.id, claimed.userId), sql`lower(${users.email}) = ${claimed.email}`))
+      .returning({ id: users.id });
+    if (confirmed.length === 0) throw unprocessable('auth.verifyTokenInvalid');
+  }
+
+  /** Sends the confirmation link again (the route throttles it per account and address). */
+  async function resendVerification(user: UserRow, language: Language): Promise<void> {
+    if (user.emailVerifiedAt !== null) throw conflict('auth.alreadyVerified');
+    const [recent] = await db
+      .select({ at: sql<Date | string>`max(${emailVerificationTokens.createdAt})` })
+      .from(emailVerificationTokens)
+      .where(eq(emailVerificationTokens.userId, user.id));
+    const last = recent?.at ? new Date(recent.at).getTime() : 0;
+    const wait = Math.ceil((last + RESEND_COOLDOWN_SECONDS * 1000 - now().getTime()) / 1000);
+    if (wait > 0) throw new AppError(429, 'common.tooManyRequests', { minutes: 1 }, { 'retry-after': String(wait) });
+    await deps.enqueueEmail({ kind: 'verify', userId: user.id, language });
+  }
+
   return {
     register,
     login,
+    logout,
     authenticate,
+    authenticateSession,
     me: toDto,
     updateProfile,
     changePassword,
     requestPasswordReset,
     resetPassword,
-    isAdmin: (user: UserRow) => isAdminEmail(user.email),
+    verifyEmail,
+    resendVerification,
+    deliverEmail,
+    isAdmin,
     followUserChanges,
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 export type User = UserRow;

@@ -24,11 +24,14 @@ type ChannelRow = typeof channels.$inferSelect;
 
 const CHANNEL_ID = /^[A-Za-z0-9_-]{3,64}$/;
 
+/** The column is a 32-bit integer. */
+const MAX_MIN_VIEWS = 2_147_483_647;
+
 /** min_views: a non-negative integer; blank (null, '') means 0. */
 function parseMinViews(value: unknown): number {
   if (value === undefined || value === null || value === '') return 0;
   const n = typeof value === 'string' ? Number(value.trim()) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > Number.MAX_SAFE_INTEGER) {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_MIN_VIEWS) {
     throw unprocessable('channels.minViewsInvalid');
   }
   return n;
@@ -115,7 +118,10 @@ export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
     if (input.name !== undefined) changes.name = cleanName(input.name);
     if (input.min_views !== undefined) changes.minViews = parseMinViews(input.min_views);
     if (input.is_active !== undefined) changes.isActive = input.is_active;
-    await db.update(channels).set(changes).where(and(eq(channels.id, id), eq(channels.userId, userId)));
+    await db
+      .update(channels)
+      .set(changes)
+      .where(and(eq(channels.id, id), eq(channels.userId, userId)));
     return get(userId, id);
   }
 

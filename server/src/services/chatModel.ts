@@ -5,10 +5,14 @@ import { chatModelConfigs } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../errors';
 import { maskSecret, type SecretBox } from '../lib/secrets';
 import { translate, type Language } from '../messages';
+import type { Dispatcher } from 'undici';
+import { userFetch } from '../lib/egress';
 import { createChatModelClient, type ChatModelClient, type ChatModelClientOptions } from '../providers/chatModel';
 
 export interface ChatModelConfigDto {
   has_api_key: boolean;
+  /** The stored key cannot be read (APP_SECRET changed): it must be entered again. */
+  secret_unreadable: boolean;
   api_key_masked: string;
   /** null: the server default (OPENAI_BASE_URL). */
   base_url: string | null;
@@ -46,6 +50,8 @@ export interface ChatModelServiceDeps {
   defaultBaseUrl: string;
   /** Builds the API client; tests may replace it. */
   createClient?: (options: ChatModelClientOptions) => ChatModelClient;
+  /** ALLOW_PRIVATE_URLS: a user's base URL may reach private addresses (a local model server). */
+  allowPrivateUrls?: boolean;
 }
 
 /** A key as typed: trimmed; blank (absent, null, '') is undefined. */
@@ -82,10 +88,31 @@ function cleanModel(value: string | null | undefined): string {
   return model;
 }
 
+/** The part of an API root a key is sent to: scheme, host and port. */
+const originOf = (url: string) => new URL(url).origin;
+
 export function createChatModelService(deps: ChatModelServiceDeps) {
   const { db, now, secrets } = deps;
   const defaultBaseUrl = deps.defaultBaseUrl.replace(/\/+$/, '');
   const createClient = deps.createClient ?? createChatModelClient;
+  const allowPrivate = deps.allowPrivateUrls ?? false;
+
+  /**
+   * Client options for an API root: the operator's default as it is; a user's own root through
+   * the checked fetch (no private addresses unless allowed, the proxy's target checked too).
+   */
+  function transport(baseUrl: string | null, dispatcher?: object): Pick<ChatModelClientOptions, 'fetch' | 'dispatcher'> {
+    if (baseUrl === null) return dispatcher ? { dispatcher } : {};
+    return { fetch: userFetch({ allowPrivate, proxy: dispatcher as Dispatcher | undefined }) as ChatModelClientOptions['fetch'] };
+  }
+
+  /** A stored key goes only to the host it was saved for: a new host needs the key typed again. */
+  function checkKeyStaysHome(current: ChatModelRow, newBaseUrl: string | null, typedKey: string | undefined): void {
+    if (typedKey !== undefined) return;
+    if (originOf(newBaseUrl ?? defaultBaseUrl) !== originOf(current.baseUrl ?? defaultBaseUrl)) {
+      throw unprocessable('chatModel.keyNeededForNewHost');
+    }
+  }
 
   /** The stored key in clear, or undefined when it cannot be read (APP_SECRET changed). */
   function storedKey(row: ChatModelRow): string | undefined {
@@ -100,6 +127,7 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
     const key = storedKey(row);
     return {
       has_api_key: key !== undefined,
+      secret_unreadable: key === undefined,
       api_key_masked: key === undefined ? '' : maskSecret(key),
       base_url: row.baseUrl,
       model: row.model ?? DEFAULT_CHAT_MODEL,
@@ -159,6 +187,7 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
     }
     if (input.base_url !== undefined) {
       const baseUrl = cleanBaseUrl(input.base_url);
+      checkKeyStaysHome(current, baseUrl, apiKey);
       if ((baseUrl ?? defaultBaseUrl) !== (current.baseUrl ?? defaultBaseUrl)) untested = true;
       changes.baseUrl = baseUrl;
     }
@@ -199,8 +228,10 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
     const storedBaseUrl = row?.baseUrl ?? defaultBaseUrl;
     const baseUrl = bodyBaseUrl ?? storedBaseUrl;
     const model = row?.model ?? DEFAULT_CHAT_MODEL;
+    if (row && bodyBaseUrl !== null) checkKeyStaysHome(row, bodyBaseUrl, bodyKey);
 
-    const result = await createClient({ apiKey, baseUrl, model }).testConnection();
+    const ownRoot = bodyBaseUrl ?? row?.baseUrl ?? null;
+    const result = await createClient({ apiKey, baseUrl, model, ...transport(ownRoot) }).testConnection();
     const testedAt = now();
     if (row && apiKey === saved && baseUrl === storedBaseUrl) {
       await db
@@ -218,7 +249,9 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
           ? translate(language, 'chatModel.reasonInvalidKey')
           : result.kind === 'unreachable'
             ? translate(language, 'chatModel.reasonUnreachable')
-            : (result.error ?? String(result.status ?? ''));
+            : result.kind === 'blocked'
+              ? translate(language, 'common.addressNotAllowed')
+              : translate(language, 'chatModel.reasonHttpStatus', { status: result.status ?? '?' });
       detail = translate(language, 'chatModel.connectionFailed', { reason });
     }
     return { is_connected: result.ok, last_tested: testedAt.toISOString(), detail };
@@ -238,16 +271,19 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
       model: row.model ?? DEFAULT_CHAT_MODEL,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+      ...transport(row.baseUrl, options.dispatcher),
     });
   }
 
-  /** The user's stored key and API root (the engine's speech and image calls use the same account). */
-  async function credentialsFor(userId: string): Promise<{ apiKey: string; baseUrl: string } | undefined> {
+  /**
+   * The user's stored key and API root (the engine's speech and image calls use the same account);
+   * `userRoot` when the root is the user's own (checked like every user URL), not the operator's.
+   */
+  async function credentialsFor(userId: string): Promise<{ apiKey: string; baseUrl: string; userRoot: boolean } | undefined> {
     const row = await find(userId);
     const apiKey = row ? storedKey(row) : undefined;
     if (!row || !apiKey) return undefined;
-    return { apiKey, baseUrl: row.baseUrl ?? defaultBaseUrl };
+    return { apiKey, baseUrl: row.baseUrl ?? defaultBaseUrl, userRoot: row.baseUrl !== null };
   }
 
   return { get, create, update, remove, test, clientFor, credentialsFor };

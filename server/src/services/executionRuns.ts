@@ -117,10 +117,7 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
         .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
         .returning();
       if (!updated) return row;
-      await tx
-        .update(processes)
-        .set({ executionStep: index, status: 'running' })
-        .where(eq(processes.id, row.processId));
+      await tx.update(processes).set({ executionStep: index, status: 'running' }).where(eq(processes.id, row.processId));
       return updated;
     });
   }
@@ -198,7 +195,9 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
   /** Records the title as made; false when the process already made it in that language. */
   async function reserveTitle(processId: string, language: string, title: string): Promise<boolean> {
     try {
-      await db.insert(storyTitles).values({ processId, language, title, normalizedTitle: normalizeTitle(title), createdAt: now() });
+      await db
+        .insert(storyTitles)
+        .values({ processId, language, title, normalizedTitle: normalizeTitle(title), createdAt: now() });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
-import { enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
+import { enqueueAuthEmail, enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
 import { createYoutubePublisher } from '../providers/youtubeUpload';
 import { createPublicationService } from './publications';
 import { createYoutubeQuota } from './youtubeQuota';
@@ -11,7 +11,8 @@ import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
 import { SecretBox } from '../lib/secrets';
 import { createAccountService } from './account';
-import { createAuthService } from './auth';
+import { createAuthService, type AuthEmailJob } from './auth';
+import { createRateLimiter } from './rateLimits';
 import { createSubscriptionService } from './subscription';
 import { createChannelService } from './channels';
 import { createChatModelService } from './chatModel';
@@ -34,24 +35,53 @@ export interface ServiceDeps {
   storage?: MediaStorage;
   /** Replaces the queue's enqueue (tests run the engine by hand). */
   enqueue?: (executionId: string) => Promise<string | null>;
+  /** scrypt's cost instead of PASSWORD_HASH_COST (tests make it cheap; the setting cannot go below 17). */
+  passwordHashCost?: number;
 }
 
 /** Composes every service; routes and jobs reach the rules only through these. */
 export function createServices(deps: ServiceDeps) {
+  // Emails go through the job queue; without one (tests, scripts) they are sent in the background
+  // of this process, and drain() waits for them.
+  const background = new Set<Promise<void>>();
+  const enqueueEmail = async (job: AuthEmailJob): Promise<void> => {
+    if (deps.queue) {
+      await enqueueAuthEmail(deps.queue, job);
+      return;
+    }
+    const sending: Promise<void> = Promise.resolve()
+      .then(() => auth.deliverEmail(job))
+      .catch((error: unknown) => console.error('email could not be sent', error))
+      .finally(() => background.delete(sending));
+    background.add(sending);
+  };
   const auth = createAuthService({
     db: deps.db,
     appSecret: deps.config.appSecret,
     adminEmails: deps.config.adminEmails,
     publicUrl: deps.config.publicUrl,
     mailer: deps.mailer,
+    enqueueEmail,
+    passwordHashCost: deps.passwordHashCost ?? deps.config.passwordHashCost,
     now: deps.now,
   });
+  const rateLimits = createRateLimiter({ db: deps.db, now: deps.now ?? (() => new Date()) });
+  /** Waits for the emails sent in the background (no queue). */
+  const drainEmails = async () => {
+    while (background.size > 0) await Promise.all([...background]);
+  };
 
   const now = deps.now ?? (() => new Date());
   /** Encrypts and decrypts secrets at rest (API keys, client secrets, refresh tokens, passwords). */
   const secrets = new SecretBox(deps.config.appSecret);
   const channels = createChannelService({ db: deps.db, now });
-  const chatModel = createChatModelService({ db: deps.db, now, secrets, defaultBaseUrl: deps.config.openaiBaseUrl });
+  const chatModel = createChatModelService({
+    db: deps.db,
+    now,
+    secrets,
+    defaultBaseUrl: deps.config.openaiBaseUrl,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+  });
   const googleEndpoints = {
     authUrl: deps.config.googleAuthUrl,
     tokenUrl: deps.config.googleTokenUrl,
@@ -68,7 +98,13 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
   });
 
-  const proxies = createProxyService({ db: deps.db, now, secrets, proxyCheckUrl: deps.config.proxyCheckUrl });
+  const proxies = createProxyService({
+    db: deps.db,
+    now,
+    secrets,
+    proxyCheckUrl: deps.config.proxyCheckUrl,
+    allowPrivate: deps.config.allowPrivateUrls,
+  });
   const prompts = createPromptService({ db: deps.db, now });
   const voices = createVoiceService({ db: deps.db, now, dataDir: deps.config.dataDir });
   const storage = deps.storage ?? localMediaStorage(deps.config.mediaDir);
@@ -124,6 +160,8 @@ export function createServices(deps: ServiceDeps) {
 
   return {
     auth,
+    rateLimits,
+    drainEmails,
     account,
     subscription,
     channels,

@@ -181,9 +181,8 @@ function parseLanguages(languages: FullPromptInput['languages']): { code: Langua
 export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   // Written out: in a one-table select drizzle drops the table names from columns, and an
   // unqualified "id" inside the subquery would be the process's id.
-  const processCount = sql<number>`(select count(*)::int from "processes" where "processes"."prompt_id" = "prompts"."id")`.mapWith(
-    Number,
-  );
+  const processCount =
+    sql<number>`(select count(*)::int from "processes" where "processes"."prompt_id" = "prompts"."id")`.mapWith(Number);
 
   /** Language rows of these prompts, in display order. */
   async function languageRows(ids: string[]): Promise<LanguageRow[]> {
@@ -204,9 +203,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   }
 
   /** Every prompt (or only active ones), most recently updated first. */
-  async function list(
-    page: Page & { active_only?: boolean },
-  ): Promise<{ prompts: PromptSummaryDto[]; total: number }> {
+  async function list(page: Page & { active_only?: boolean }): Promise<{ prompts: PromptSummaryDto[]; total: number }> {
     const where = page.active_only ? eq(prompts.isActive, true) : undefined;
     const rows = await db
       .select({ prompt: prompts, processCount })
@@ -277,11 +274,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
     const languages = parseLanguages(input.languages);
     await db.transaction(async (tx) => {
       // Locks the row, so concurrent full updates of one prompt apply one after the other.
-      const [current] = await tx
-        .select({ category: prompts.category })
-        .from(prompts)
-        .where(eq(prompts.id, id))
-        .for('update');
+      const [current] = await tx.select({ category: prompts.category }).from(prompts).where(eq(prompts.id, id)).for('update');
       if (!current) throw notFound('prompts.notFound');
       const category = parseCategory(input.category, current.category);
       await tx

@@ -154,6 +154,8 @@ export interface ProxyServiceDeps {
   checkTimeoutMs?: number;
   /** The check itself; replaceable in tests. */
   check?: (options: ProxyCheckOptions) => Promise<ProxyCheckResult>;
+  /** ALLOW_PRIVATE_URLS: a proxy may sit on a private or local address. */
+  allowPrivate?: boolean;
 }
 
 export function createProxyService({
@@ -163,6 +165,7 @@ export function createProxyService({
   proxyCheckUrl,
   checkTimeoutMs = DEFAULT_PROXY_CHECK_TIMEOUT_MS,
   check = checkProxy,
+  allowPrivate = false,
 }: ProxyServiceDeps) {
   /** The stored password: null when there is none, undefined when it cannot be decrypted. */
   function openPassword(sealed: string | null): string | null | undefined {
@@ -270,7 +273,7 @@ export function createProxyService({
     const result: ProxyCheckResult =
       password === undefined
         ? { ok: false, latencyMs: null, failure: { key: 'proxies.failure.passwordUnreadable', params: {} } }
-        : await check({ url: withPassword(proxy.url, password), target: proxyCheckUrl, timeoutMs: checkTimeoutMs });
+        : await check({ url: withPassword(proxy.url, password), target: proxyCheckUrl, timeoutMs: checkTimeoutMs, allowPrivate });
 
     const testedAt = now();
     await db.update(proxies).set({ isConnected: result.ok, lastTested: testedAt }).where(eq(proxies.id, id));

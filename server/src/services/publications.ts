@@ -135,7 +135,15 @@ export interface PublicationServiceDeps {
   enqueueRefresh?: (userId: string) => Promise<void>;
 }
 
-export function createPublicationService({ db, now, youtubeApis, publisher, quota, log, enqueueRefresh }: PublicationServiceDeps) {
+export function createPublicationService({
+  db,
+  now,
+  youtubeApis,
+  publisher,
+  quota,
+  log,
+  enqueueRefresh,
+}: PublicationServiceDeps) {
   function select(runner: Db = db) {
     return runner
       .select(columns)
@@ -281,8 +289,10 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
   function youtubeFailure(error: unknown): AppError {
     const failure = error as Partial<PublishError>;
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-    if (failure.kind === 'invalid_grant' || failure.kind === 'unauthorized') return unprocessable('publications.youtubeRefusedToken');
-    if (failure.kind === 'quota' || failure.kind === 'upload_limit') return new AppError(502, 'publications.youtubeQuota', { reason });
+    if (failure.kind === 'invalid_grant' || failure.kind === 'unauthorized')
+      return unprocessable('publications.youtubeRefusedToken');
+    if (failure.kind === 'quota' || failure.kind === 'upload_limit')
+      return new AppError(502, 'publications.youtubeQuota', { reason });
     return new AppError(502, 'publications.youtubeFailed', { reason });
   }
 
@@ -339,9 +349,7 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
 
   /** The filtered history as CSV: UTF-8 with a BOM (spreadsheets read the accents), headers in `into`. */
   async function report(userId: string, filters: Omit<PublicationFilters, 'skip' | 'limit'>, into: Language): Promise<string> {
-    const rows = await select()
-      .where(whereOf(userId, filters))
-      .orderBy(desc(publications.listedAt), desc(publications.id));
+    const rows = await select().where(whereOf(userId, filters)).orderBy(desc(publications.listedAt), desc(publications.id));
     const header = [
       'publications.csv.title',
       'publications.csv.videoId',
@@ -387,7 +395,12 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
    * would dip into the upload reserve; a quotaExceeded answer stops the client until the quota day
    * turns. Answers undefined when the call was not made or failed.
    */
-  async function statsCall<T>(userId: string, credentials: Credentials, operation: string, call: () => Promise<T>): Promise<T | undefined> {
+  async function statsCall<T>(
+    userId: string,
+    credentials: Credentials,
+    operation: string,
+    call: () => Promise<T>,
+  ): Promise<T | undefined> {
     if (!(await quota.statsMayCall(credentials.clientId, operation))) return undefined;
     try {
       return await call();
@@ -409,7 +422,12 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
   async function refreshStatsFor(userId: string): Promise<number> {
     const at = now();
     const recent = await db
-      .select({ publication: publications, youtubeApiId: processes.youtubeApiId, platformChannel: channels.channelId, minViews: channels.minViews })
+      .select({
+        publication: publications,
+        youtubeApiId: processes.youtubeApiId,
+        platformChannel: channels.channelId,
+        minViews: channels.minViews,
+      })
       .from(publications)
       .leftJoin(processes, eq(processes.id, publications.processId))
       .leftJoin(channels, eq(channels.id, publications.channelId))
@@ -417,7 +435,10 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
         and(
           eq(publications.userId, userId),
           isNotNull(publications.videoId),
-          or(eq(publications.status, 'processing'), gte(publications.listedAt, new Date(at.getTime() - STATS_WINDOW_DAYS * DAY_MS))),
+          or(
+            eq(publications.status, 'processing'),
+            gte(publications.listedAt, new Date(at.getTime() - STATS_WINDOW_DAYS * DAY_MS)),
+          ),
         ),
       );
     // One credentials lookup per configuration/channel pair.
@@ -491,7 +512,12 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
         for (const [platformId, statsOf] of found) {
           await db
             .update(channels)
-            .set({ subscriberCount: statsOf.subscribers, videoCount: statsOf.videos, viewCount: statsOf.views, statsUpdatedAt: now() })
+            .set({
+              subscriberCount: statsOf.subscribers,
+              videoCount: statsOf.videos,
+              viewCount: statsOf.views,
+              statsUpdatedAt: now(),
+            })
             .where(and(eq(channels.userId, userId), eq(channels.channelId, platformId)));
         }
       }
@@ -503,7 +529,9 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
     const withPublications = db
       .selectDistinct({ userId: publications.userId })
       .from(publications)
-      .where(and(isNotNull(publications.videoId), gte(publications.listedAt, new Date(now().getTime() - STATS_WINDOW_DAYS * DAY_MS))));
+      .where(
+        and(isNotNull(publications.videoId), gte(publications.listedAt, new Date(now().getTime() - STATS_WINDOW_DAYS * DAY_MS))),
+      );
     const withChannels = db.selectDistinct({ userId: channels.userId }).from(channels);
     const users = await withPublications.union(withChannels);
     let updated = 0;
@@ -526,7 +554,12 @@ export function createPublicationService({ db, now, youtubeApis, publisher, quot
     if (found) {
       const [reopened] = await db
         .update(publications)
-        .set({ status: 'processing', failureReason: null, updatedAt: now(), ...(found.videoId ? {} : { publishedAt: input.publishAt }) })
+        .set({
+          status: 'processing',
+          failureReason: null,
+          updatedAt: now(),
+          ...(found.videoId ? {} : { publishedAt: input.publishAt }),
+        })
         .where(eq(publications.id, found.id))
         .returning();
       return reopened!;

@@ -2,7 +2,7 @@ import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { apiCalls, channels, executions, users } from '../db/schema';
 import { unprocessable } from '../errors';
-import { BILLING_PERIODS, PLANS, type BillingPeriod, type PlanId } from '../lib/plans';
+import { BILLING_PERIODS, PLANS, isPlanId, type BillingPeriod } from '../lib/plans';
 import { localParts, zonedTimeToUtc } from '../lib/timeZones';
 
 type UserRow = typeof users.$inferSelect;
@@ -32,7 +32,14 @@ export function addMonths(anchor: Date, months: number): Date {
   const month = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return new Date(
-    Date.UTC(year, month, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()),
+    Date.UTC(
+      year,
+      month,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+    ),
   );
 }
 
@@ -69,11 +76,13 @@ export function createSubscriptionService({ db, now }: { db: Db; now: () => Date
       .select({ n: count() })
       .from(apiCalls)
       .where(and(eq(apiCalls.userId, user.id), gte(apiCalls.createdAt, monthStart)));
-    const plan = PLANS[user.plan as PlanId] ?? PLANS.starter;
-    const billing = (BILLING_PERIODS as readonly string[]).includes(user.billingPeriod) ? (user.billingPeriod as BillingPeriod) : 'monthly';
+    const plan = isPlanId(user.plan) ? PLANS[user.plan] : PLANS.starter;
+    const billing = (BILLING_PERIODS as readonly string[]).includes(user.billingPeriod)
+      ? (user.billingPeriod as BillingPeriod)
+      : 'monthly';
     const period = billingPeriodAt(user.createdAt, billing, at);
     return {
-      plan: user.plan in PLANS ? user.plan : 'starter',
+      plan: isPlanId(user.plan) ? user.plan : 'starter',
       plan_name: plan.name,
       billing_period: billing,
       channels_limit: plan.channels,
@@ -90,7 +99,7 @@ export function createSubscriptionService({ db, now }: { db: Db; now: () => Date
 
   /** Records a plan change (no charge: there is no payment provider). */
   async function change(user: UserRow, input: { plan: string; billing_period?: string }): Promise<SubscriptionDto> {
-    if (!(input.plan in PLANS)) throw unprocessable('subscription.invalidPlan');
+    if (!isPlanId(input.plan)) throw unprocessable('subscription.invalidPlan');
     const billing = input.billing_period ?? user.billingPeriod;
     if (!(BILLING_PERIODS as readonly string[]).includes(billing)) throw unprocessable('subscription.invalidBilling');
     const [updated] = await db

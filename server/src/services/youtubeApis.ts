@@ -15,6 +15,8 @@ export interface YoutubeApiDto {
   channel_id: string;
   client_id: string;
   has_client_secret: boolean;
+  /** A stored secret cannot be read (APP_SECRET changed): it must be entered again. */
+  secret_unreadable: boolean;
   client_secret_masked: string;
   has_api_key: boolean;
   api_key_masked: string | null;
@@ -38,7 +40,13 @@ export interface TestResult {
   last_tested: string;
   needs_authorization: boolean;
   message: Message;
-  channel: { id: string; title: string; subscriber_count: number | null; video_count: number | null; view_count: number | null } | null;
+  channel: {
+    id: string;
+    title: string;
+    subscriber_count: number | null;
+    video_count: number | null;
+    view_count: number | null;
+  } | null;
 }
 
 type Row = typeof youtubeApis.$inferSelect;
@@ -69,19 +77,28 @@ export interface YoutubeApiDeps {
   publicUrl: string;
 }
 
+/** A stored secret sealed under another APP_SECRET: the configuration needs it typed again. */
+class SecretUnreadable extends Error {}
+
 export function createYoutubeApiService(deps: YoutubeApiDeps) {
   const { db, now, secrets } = deps;
   const redirectUri = `${deps.publicUrl}/api/v1/youtube-auth/callback`;
 
   function toDto(row: Row): YoutubeApiDto {
-    const apiKey = row.apiKeyEnc ? secrets.open(row.apiKeyEnc) : null;
+    const apiKey = secrets.tryOpen(row.apiKeyEnc) ?? null;
+    const clientSecret = secrets.tryOpen(row.clientSecretEnc);
+    const unreadable =
+      clientSecret === undefined ||
+      (row.apiKeyEnc !== null && apiKey === null) ||
+      (row.refreshTokenEnc !== null && secrets.tryOpen(row.refreshTokenEnc) === undefined);
     return {
       id: row.id,
       name: row.name,
       channel_id: row.channelId,
       client_id: row.clientId,
-      has_client_secret: true,
-      client_secret_masked: maskSecret(secrets.open(row.clientSecretEnc)),
+      has_client_secret: clientSecret !== undefined,
+      client_secret_masked: clientSecret === undefined ? '' : maskSecret(clientSecret),
+      secret_unreadable: unreadable,
       has_api_key: apiKey !== null,
       api_key_masked: apiKey === null ? null : maskSecret(apiKey),
       has_refresh_token: row.refreshTokenEnc !== null,
@@ -243,6 +260,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
   }
 
   function failureMessage(error: unknown): Message {
+    if (error instanceof SecretUnreadable) return { key: 'youtubeApis.secretUnreadable' };
     const kind = error instanceof YoutubeError ? error.kind : 'other';
     switch (kind) {
       case 'invalid_grant':
@@ -283,11 +301,10 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     }
     let channels: ChannelInfo[];
     try {
-      channels = await deps.youtube.myChannels({
-        clientId: row.clientId,
-        clientSecret: secrets.open(row.clientSecretEnc),
-        refreshToken: secrets.open(row.refreshTokenEnc),
-      });
+      const clientSecret = secrets.tryOpen(row.clientSecretEnc);
+      const refreshToken = secrets.tryOpen(row.refreshTokenEnc);
+      if (clientSecret === undefined || refreshToken === undefined) throw new SecretUnreadable();
+      channels = await deps.youtube.myChannels({ clientId: row.clientId, clientSecret, refreshToken });
     } catch (error) {
       log?.(error);
       const testedAt = await recordTest(row.id, false);
@@ -333,7 +350,12 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
   /** The URL of our authorization window for this configuration, tied to the user by a signed state. */
   async function authorizeUrl(user: { id: string; tokenVersion: number }, id: string): Promise<{ url: string }> {
     await findRow(user.id, id);
-    const state = signToken({ sub: user.id, ver: user.tokenVersion, typ: AUTH_STATE_TYPE, cfg: id }, deps.appSecret, AUTH_STATE_TTL_SECONDS, now().getTime());
+    const state = signToken(
+      { sub: user.id, ver: user.tokenVersion, typ: AUTH_STATE_TYPE, cfg: id },
+      deps.appSecret,
+      AUTH_STATE_TTL_SECONDS,
+      now().getTime(),
+    );
     return { url: `${deps.publicUrl}/api/v1/youtube-auth?state=${encodeURIComponent(state)}` };
   }
 
@@ -374,9 +396,11 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     }
     let refreshToken: string | null;
     try {
+      const clientSecret = secrets.tryOpen(row.clientSecretEnc);
+      if (clientSecret === undefined) throw new SecretUnreadable();
       ({ refreshToken } = await deps.youtube.exchangeCode({
         clientId: row.clientId,
-        clientSecret: secrets.open(row.clientSecretEnc),
+        clientSecret,
         redirectUri,
         code: input.code,
       }));

@@ -120,6 +120,44 @@ export function sentenceChunks(
   return list;
 }
 
+/** Cues' worth of text a sentence is balanced over at most: longer ones are cut into pieces of this size first. */
+const PIECE_CUES = 4;
+
+/**
+ * A very long "sentence" (a model that never stops a sentence, a text without punctuation) cut
+ * into pieces of at most PIECE_CUES cues' worth, after a comma, semicolon or colon where one falls
+ * in the second half of a piece, else between words. Keeps the balancing of sentenceChunks, which
+ * is quadratic in a sentence's words, linear in the text's length.
+ */
+export function boundedPieces(sentence: string, maxChars: number, lineChars: number): string[] {
+  const limit = PIECE_CUES * maxChars;
+  if (charCount(sentence) <= limit) return [sentence];
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let length = 0;
+  for (const word of words(sentence, lineChars)) {
+    const added = charCount(word) + (current.length > 0 ? 1 : 0);
+    if (length + added > limit && current.length > 0) {
+      // Break after the last clause mark in the second half of the piece, if there is one.
+      let cut = current.length;
+      for (let i = current.length - 1, at = length; i > 0 && at > limit / 2; i -= 1) {
+        if (/[,;:]$/u.test(current[i - 1]!)) {
+          cut = i;
+          break;
+        }
+        at -= charCount(current[i]!) + 1;
+      }
+      pieces.push(current.slice(0, cut).join(' '));
+      current = current.slice(cut);
+      length = charCount(current.join(' '));
+    }
+    current.push(word);
+    length += charCount(word) + (current.length > 1 ? 1 : 0);
+  }
+  if (current.length > 0) pieces.push(current.join(' '));
+  return pieces;
+}
+
 /** Sentences with very short ones joined to a neighbour, when the two fit in one cue. */
 function joinShortSentences(sentences: string[], maxChars: number): string[] {
   const out: string[] = [];
@@ -155,7 +193,9 @@ export function subtitleCues(parts: NarratedPart[], opts: CueOptions = {}): Cue[
   const cues: Cue[] = [];
   let previousEnd = 0;
   for (const part of parts) {
-    const texts = joinShortSentences(splitSentences(part.text), maxChars).flatMap((s) => sentenceChunks(s, maxChars, lineChars));
+    const texts = joinShortSentences(splitSentences(part.text), maxChars)
+      .flatMap((sentence) => boundedPieces(sentence, maxChars, lineChars))
+      .flatMap((piece) => sentenceChunks(piece, maxChars, lineChars));
     const weights = texts.map((text) => charCount(text.replace(/\n/g, ' ')));
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const partEnd = part.start + part.duration;

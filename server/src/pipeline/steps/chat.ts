@@ -3,8 +3,9 @@ import type { MessageKey, MessageParams } from '../../messages';
 import { StepFailure, type StepContext } from '../context';
 
 /**
- * One chat completion for a step, counted in the usage record. A refused key or an exhausted
- * quota ends the run with what to do; anything else with `failKey` and the API's reason.
+ * One chat completion for a step, counted in the usage record, at most `maxTokens` long. A refused
+ * key or an exhausted quota ends the run with what to do; anything else with `failKey` and the kind
+ * of failure (never the text the server answered).
  */
 export async function ask(
   ctx: StepContext,
@@ -13,11 +14,12 @@ export async function ask(
   prompt: string,
   failKey: MessageKey,
   failParams: MessageParams = {},
+  maxTokens?: number,
 ): Promise<string> {
   const client = await ctx.chat();
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   try {
-    const answer = await client.complete({ system, messages, temperature: 0.9 });
+    const answer = await client.complete({ system, messages, temperature: 0.9, ...(maxTokens ? { maxTokens } : {}) });
     await ctx.recordCall('openai', operation);
     if (!answer.trim()) throw new ChatModelError('the chat model answered an empty text', 'api_error');
     return answer;
@@ -25,6 +27,7 @@ export async function ask(
     await ctx.recordCall('openai', operation);
     if (!(error instanceof ChatModelError)) throw error;
     if (error.kind === 'invalid_key') throw new StepFailure('pipeline.keyRefused', { service: 'ChatGPT' }, error.message);
+    if (error.kind === 'blocked') throw new StepFailure('pipeline.addressNotAllowed', {}, error.message);
     if (error.status === 429 && /quota/i.test(error.message)) {
       throw new StepFailure('pipeline.quota', { service: 'OpenAI', reason: error.message }, error.message);
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { MessageKey, MessageParams } from '../../messages';
 import { createElevenLabsClient } from '../../providers/elevenlabs';
+import { assertPublicUrl, isBlockedAddressError, userDispatcher } from '../../lib/egress';
 import { createOpenAIMediaClient } from '../../providers/openaiMedia';
 import { ProviderError } from '../../providers/outbound';
 import { SpeechError, espeakSpeak, espeakVoiceFor } from '../../providers/speech';
@@ -26,6 +27,7 @@ async function exists(file: string): Promise<boolean> {
 function providerFailure(error: unknown, service: string, key: MessageKey, params: MessageParams): StepFailure {
   if (error instanceof StepFailure) return error;
   if (error instanceof ProviderError) {
+    if (error.kind === 'blocked') return new StepFailure('pipeline.addressNotAllowed', {}, error.message);
     if (error.kind === 'invalid_key') return new StepFailure('pipeline.keyRefused', { service }, error.message);
     if (error.kind === 'quota') return new StepFailure('pipeline.quota', { service, reason: error.message }, error.message);
     return new StepFailure(key, { ...params, reason: error.message }, error.message);
@@ -40,10 +42,21 @@ function providerFailure(error: unknown, service: string, key: MessageKey, param
 async function openaiClient(ctx: StepContext) {
   const credentials = await ctx.services.chatModel.credentialsFor(ctx.userId);
   if (!credentials) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+  // The user's own API root reaches public addresses only (unless ALLOW_PRIVATE_URLS); the operator's is trusted.
+  let dispatcher = ctx.dispatcher;
+  if (credentials.userRoot) {
+    const allowPrivate = ctx.config.allowPrivateUrls;
+    if (ctx.dispatcher && !allowPrivate) {
+      await assertPublicUrl(credentials.baseUrl).catch((error: unknown) => {
+        if (isBlockedAddressError(error)) throw new StepFailure('pipeline.addressNotAllowed', {}, String(error));
+      });
+    }
+    dispatcher = userDispatcher({ allowPrivate, proxy: ctx.dispatcher });
+  }
   return createOpenAIMediaClient({
     apiKey: credentials.apiKey,
     baseUrl: credentials.baseUrl,
-    ...(ctx.dispatcher ? { dispatcher: ctx.dispatcher } : {}),
+    ...(dispatcher ? { dispatcher } : {}),
     timeoutMs: ctx.config.outboundTimeoutMs,
     maxRetries: 4,
     speechModel: ctx.config.openaiSpeechModel,

@@ -21,7 +21,13 @@ export function publishAtOf(executedAt: Date, time: string, timeZone: string, no
     const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
     const [hour, minute] = time.split(':').map(Number);
     publishAt = zonedTimeToUtc(
-      { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: hour ?? 9, minute: minute ?? 0 },
+      {
+        year: next.getUTCFullYear(),
+        month: next.getUTCMonth() + 1,
+        day: next.getUTCDate(),
+        hour: hour ?? 9,
+        minute: minute ?? 0,
+      },
       timeZone,
     );
   }
@@ -53,7 +59,8 @@ function failureOf(error: unknown): StepFailure {
   if (error instanceof PublishError) {
     if (error.kind === 'quota') return new StepFailure('pipeline.youtubeQuota', {}, message);
     if (error.kind === 'upload_limit') return new StepFailure('pipeline.uploadLimit', {}, message);
-    if (error.kind === 'invalid_grant' || error.kind === 'unauthorized') return new StepFailure('pipeline.youtubeRevoked', {}, message);
+    if (error.kind === 'invalid_grant' || error.kind === 'unauthorized')
+      return new StepFailure('pipeline.youtubeRevoked', {}, message);
   }
   return new StepFailure('pipeline.uploadFailed', { reason: message }, message);
 }
@@ -103,7 +110,10 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         signal: ctx.signal,
         ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
       }));
-      await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert', { youtubeApiId: credentials.youtubeApiId, executionId: execution.id });
+      await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert', {
+        youtubeApiId: credentials.youtubeApiId,
+        executionId: execution.id,
+      });
       await services.publications.uploaded(publication.id, videoId);
     }
     ctx.checkpoint.publication = { id: publication.id, videoId };
@@ -123,7 +133,10 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
       file: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
       ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
     });
-    await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set', { youtubeApiId: credentials.youtubeApiId, executionId: execution.id });
+    await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set', {
+      youtubeApiId: credentials.youtubeApiId,
+      executionId: execution.id,
+    });
   } catch (error) {
     ctx.log.warn({ executionId: execution.id, err: error }, 'thumbnail not set');
   }

@@ -1,4 +1,4 @@
-import { FALLBACK_TEXTS, cleanProse, fill, languageName } from '../story';
+import { FALLBACK_TEXTS, STORY_LIMITS, cleanProse, fill, languageName, limitText } from '../story';
 import type { StepContext } from '../context';
 import { ask } from './chat';
 import { TEXT_FILES, writeOutput } from './outputs';
@@ -25,13 +25,37 @@ export async function creatingStory(ctx: StepContext): Promise<void> {
           ? texts.finalChapter.trim() || FALLBACK_TEXTS.final
           : texts.nextChapters.trim() || FALLBACK_TEXTS.next;
     const values = { title, premise, summary: story.summary || premise, chapter_number: number, total_chapters: total, language };
-    const chapter = cleanProse(
-      await ask(ctx, 'chat.chapter', system, fill(template, values), 'pipeline.storyFailed', { chapter: number }),
+    const chapter = limitText(
+      cleanProse(
+        await ask(
+          ctx,
+          'chat.chapter',
+          system,
+          fill(template, values),
+          'pipeline.storyFailed',
+          { chapter: number },
+          STORY_LIMITS.chapter.tokens,
+        ),
+      ),
+      STORY_LIMITS.chapter.chars,
     );
     story.chapters.push(chapter);
     if (number < total) {
       const request = `${fill(FALLBACK_TEXTS.summary, { language })}\n\n${story.summary ? `Summary so far: ${story.summary}\n\n` : ''}Chapter ${number}:\n${chapter}`;
-      story.summary = cleanProse(await ask(ctx, 'chat.summary', system, request, 'pipeline.storyFailed', { chapter: number }));
+      story.summary = limitText(
+        cleanProse(
+          await ask(
+            ctx,
+            'chat.summary',
+            system,
+            request,
+            'pipeline.storyFailed',
+            { chapter: number },
+            STORY_LIMITS.summary.tokens,
+          ),
+        ),
+        STORY_LIMITS.summary.chars,
+      );
     }
     ctx.checkpoint.story = story;
     await ctx.save();

@@ -1,4 +1,4 @@
-import { FALLBACK_TEXTS, cleanProse, cleanTitle, fill, languageName } from '../story';
+import { FALLBACK_TEXTS, STORY_LIMITS, cleanProse, cleanTitle, fill, languageName, limitText } from '../story';
 import { StepFailure, type StepContext } from '../context';
 import { normalizeTitle } from '../../services/executionRuns';
 import { ask } from './chat';
@@ -12,7 +12,11 @@ export async function textsOf(ctx: StepContext) {
   const promptId = ctx.process.promptId;
   const texts = promptId ? await ctx.services.runs.promptTexts(promptId, ctx.language) : undefined;
   if (!texts) {
-    throw new StepFailure('pipeline.needs', { needs: 'language', language: ctx.language }, 'the prompt has no texts in the language');
+    throw new StepFailure(
+      'pipeline.needs',
+      { needs: 'language', language: ctx.language },
+      'the prompt has no texts in the language',
+    );
   }
   return texts;
 }
@@ -43,7 +47,9 @@ export async function generatingTexts(ctx: StepContext): Promise<void> {
         language,
         previous_titles: history.length > 0 ? history.map((t) => `"${t}"`).join(', ') : '—',
       });
-      const candidate = cleanTitle(await ask(ctx, 'chat.title', system, instruction, 'pipeline.textsFailed'));
+      const candidate = cleanTitle(
+        await ask(ctx, 'chat.title', system, instruction, 'pipeline.textsFailed', {}, STORY_LIMITS.title.tokens),
+      );
       if (!candidate || !normalizeTitle(candidate)) continue;
       if (await ctx.services.runs.reserveTitle(ctx.process.id, ctx.language, candidate)) title = candidate;
       else refused.push(candidate);
@@ -57,7 +63,12 @@ export async function generatingTexts(ctx: StepContext): Promise<void> {
   }
 
   const premiseInstruction = fill(texts.premise.trim() || FALLBACK_TEXTS.premise, { language, title });
-  const premise = cleanProse(await ask(ctx, 'chat.premise', system, premiseInstruction, 'pipeline.textsFailed'));
+  const premise = limitText(
+    cleanProse(
+      await ask(ctx, 'chat.premise', system, premiseInstruction, 'pipeline.textsFailed', {}, STORY_LIMITS.premise.tokens),
+    ),
+    STORY_LIMITS.premise.chars,
+  );
   ctx.checkpoint.texts = { title, premise };
   await writeOutput(ctx, TEXT_FILES.texts, { language: ctx.language, title, premise });
 }

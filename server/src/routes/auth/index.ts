@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { translate } from '../../messages';
-import { requireUser } from '../guards';
+import { bearer, requireUser, throttle } from '../guards';
 import { authResultSchema, detailSchema, errorResponses, userSchema } from '../schemas';
 
 const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
@@ -20,6 +20,7 @@ interface ProfileBody {
   name: string;
   email: string;
   time_zone?: string;
+  current_password?: string;
 }
 interface PasswordBody {
   current_password: string;
@@ -39,6 +40,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: RegisterBody }>(
     '/register',
     {
+      preHandler: throttle('signup'),
       schema: {
         body: {
           type: 'object',
@@ -55,7 +57,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
         response: { 201: authResultSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.code(201).send(await auth.register(request.body)),
+    async (request, reply) => reply.code(201).send(await auth.register(request.body, request.language)),
   );
 
   app.post<{ Body: LoginBody }>(
@@ -87,12 +89,44 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
           type: 'object',
           required: ['name', 'email'],
           additionalProperties: false,
-          properties: { name: str(200), email: str(320), time_zone: str(64) },
+          properties: { name: str(200), email: str(320), time_zone: str(64), current_password: str(1024) },
         },
         response: { 200: userSchema, ...errorResponses },
       },
     },
-    async (request) => auth.updateProfile(request.user, request.body),
+    async (request) => auth.updateProfile(request.user, request.body, request.sessionId, request.language),
+  );
+
+  // Ends this session on the server: its token answers 401 from now on.
+  app.post('/logout', { schema: { response: { 200: detailSchema, ...errorResponses } } }, async (request) => {
+    await auth.logout(bearer(request));
+    return { detail: translate(request.language, 'auth.signedOut') };
+  });
+
+  // The link of the confirmation email: needs no session (it may be opened on another device).
+  app.post<{ Body: { token: string } }>(
+    '/verify-email',
+    {
+      schema: {
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: str(200) } },
+        response: { 200: detailSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await auth.verifyEmail(request.body.token);
+      return { detail: translate(request.language, 'auth.emailVerified') };
+    },
+  );
+
+  app.post(
+    '/verify-email/resend',
+    { preHandler: [requireUser, throttle('verify')], schema: { response: { 202: detailSchema, ...errorResponses } } },
+    async (request, reply) => {
+      await auth.resendVerification(request.user, request.language);
+      return reply
+        .code(202)
+        .send({ detail: translate(request.language, 'auth.verificationSent', { email: request.user.email }) });
+    },
   );
 
   app.put<{ Body: PasswordBody }>(
@@ -141,6 +175,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: ResetBody }>(
     '/reset-password',
     {
+      preHandler: throttle('reset'),
       schema: {
         body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email: str(320) } },
         response: { 202: detailSchema, ...errorResponses },

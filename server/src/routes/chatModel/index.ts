@@ -1,13 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatModelInput } from '../../services/chatModel';
-import { requireUser } from '../guards';
+import { requireUser, throttle } from '../guards';
 import { dateTime, errorResponses, nullableDateTime, nullableString } from '../schemas';
 
 const configSchema = {
   type: 'object',
-  required: ['has_api_key', 'api_key_masked', 'base_url', 'model', 'is_connected', 'last_tested', 'created_at', 'updated_at'],
+  required: [
+    'has_api_key',
+    'secret_unreadable',
+    'api_key_masked',
+    'base_url',
+    'model',
+    'is_connected',
+    'last_tested',
+    'created_at',
+    'updated_at',
+  ],
   properties: {
     has_api_key: { type: 'boolean' },
+    secret_unreadable: { type: 'boolean' },
     api_key_masked: { type: 'string' },
     base_url: nullableString,
     model: { type: 'string' },
@@ -82,6 +93,7 @@ export default async function chatModelRoutes(app: FastifyInstance): Promise<voi
   app.post<{ Body: TestBody }>(
     '/test',
     {
+      preHandler: throttle('test'),
       // The body is optional: none means "test the stored key".
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};

@@ -17,7 +17,7 @@ const mediaParams = {
 const mediaQuery = {
   type: 'object',
   required: ['expires', 'signature'],
-  properties: { expires: { type: 'integer' }, signature: { type: 'string', maxLength: 100 } },
+  properties: { expires: { type: 'integer', minimum: 0, maximum: 1e14 }, signature: { type: 'string', maxLength: 100 } },
 } as const;
 
 /** `bytes=start-end`, `bytes=start-` or `bytes=-suffix` of a file of `size` bytes; undefined when unsatisfiable. */

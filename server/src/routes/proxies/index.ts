@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../guards';
+import { requireAdmin, throttle } from '../guards';
 import { dateTime, errorResponses, idParams, nullableDateTime, listQuery, listResponse, type IdParams } from '../schemas';
 
 /** A proxy as answered: the password is never there, only masked in `url` and as `has_password`. */
@@ -100,7 +100,7 @@ export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: IdParams }>(
     '/:id/test',
-    { schema: { params: idParams, response: { 200: testResultSchema, ...errorResponses } } },
+    { preHandler: throttle('test'), schema: { params: idParams, response: { 200: testResultSchema, ...errorResponses } } },
     async (request) => proxies.test(request.params.id, request.language),
   );
 

@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../guards';
-import { dateTime, detailSchema, errorResponses, idParams, listResponse, nullableDateTime, nullableString, pagingQuery, type IdParams } from '../schemas';
+import {
+  dateTime,
+  detailSchema,
+  errorResponses,
+  idParams,
+  listResponse,
+  nullableDateTime,
+  nullableString,
+  pagingQuery,
+  type IdParams,
+} from '../schemas';
 import {
   DATE_RANGES,
   PUBLICATION_STATUSES,
@@ -108,7 +118,14 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
 
   app.post(
     '/stats/refresh',
-    { schema: { response: { 202: { type: 'object', required: ['queued'], properties: { queued: { type: 'boolean' } } }, ...errorResponses } } },
+    {
+      schema: {
+        response: {
+          202: { type: 'object', required: ['queued'], properties: { queued: { type: 'boolean' } } },
+          ...errorResponses,
+        },
+      },
+    },
     async (request, reply) => {
       await publications.requestRefresh(request.user.id);
       return reply.code(202).send({ queued: true });

@@ -51,4 +51,3 @@ export default async function subscriptionRoutes(app: FastifyInstance): Promise<
     async (request) => subscription.change(request.user, request.body),
   );
 }
-

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { translate } from '../../messages';
-import { requireUser } from '../guards';
+import { requireUser, throttle } from '../guards';
 import {
   dateTime,
   errorResponses,
@@ -21,6 +21,7 @@ const youtubeApiSchema = {
     'channel_id',
     'client_id',
     'has_client_secret',
+    'secret_unreadable',
     'client_secret_masked',
     'has_api_key',
     'api_key_masked',
@@ -38,6 +39,7 @@ const youtubeApiSchema = {
     channel_id: { type: 'string' },
     client_id: { type: 'string' },
     has_client_secret: { type: 'boolean' },
+    secret_unreadable: { type: 'boolean' },
     client_secret_masked: { type: 'string' },
     has_api_key: { type: 'boolean' },
     api_key_masked: nullableString,
@@ -142,6 +144,7 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
   app.post<{ Params: IdParams }>(
     '/:id/test',
     {
+      preHandler: throttle('test'),
       schema: {
         params: idParams,
         response: {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { translate } from '../../messages';
 import { errorResponses } from '../schemas';
@@ -48,7 +49,16 @@ export default async function youtubeAuthRoutes(app: FastifyInstance): Promise<v
         closeHint: translate(request.language, 'youtubeApis.closeWindow'),
         payload: { type: 'youtube-auth', ok: result.ok, config_id: result.configId, message },
       });
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+      return (
+        reply
+          .code(200)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', page.csp)
+          // The page must keep its opener (the console) to report back.
+          .header('cross-origin-opener-policy', 'unsafe-none')
+          .send(page.html)
+      );
     },
   );
 }
@@ -56,14 +66,24 @@ export default async function youtubeAuthRoutes(app: FastifyInstance): Promise<v
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function resultPage(input: { lang: string; title: string; message: string; closeHint: string; payload: object }): string {
+/** The page, and a Content-Security-Policy that lets exactly its own script and style run (by their hashes). */
+function resultPage(input: { lang: string; title: string; message: string; closeHint: string; payload: object }): {
+  html: string;
+  csp: string;
+} {
   // JSON inside a script: escape "<" so the message cannot close the script element.
   const payload = JSON.stringify(input.payload).replace(/</g, '\\u003c');
-  return `<!doctype html>
+  const script = `(function(){var data=${payload};try{if(window.opener){window.opener.postMessage(data,window.location.origin);setTimeout(function(){window.close()},1500);}}catch(e){}})();`;
+  const style =
+    'body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaed;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:28rem;padding:2rem;text-align:center}';
+  const hash = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
+  const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; frame-ancestors 'none'; form-action 'none'`;
+  const html = `<!doctype html>
 <html lang="${input.lang === 'pt' ? 'pt-BR' : 'en'}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(input.title)}</title>
-<style>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaed;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:28rem;padding:2rem;text-align:center}</style></head>
+<style>${style}</style></head>
 <body><main><h1>${escapeHtml(input.title)}</h1><p role="status">${escapeHtml(input.message)}</p><p>${escapeHtml(input.closeHint)}</p></main>
-<script>(function(){var data=${payload};try{if(window.opener){window.opener.postMessage(data,window.location.origin);setTimeout(function(){window.close()},1500);}}catch(e){}})();</script>
+<script>${script}</script>
 </body></html>`;
+  return { html, csp };
 }
