@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
