@@ -84,6 +84,9 @@ describe('DashboardPage', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent('Night stories');
     expect(rows[0]).toHaveTextContent('Portuguese · Next execution: 03/10/2025');
+    // The language's flag is a decorative picture, not an emoji.
+    expect(rows[0].querySelector('img[alt=""]')).not.toBeNull();
+    expect(rows[0].textContent).not.toMatch(/[\u{1F1E6}-\u{1F1FF}]/u);
     expect(rows[0]).toHaveTextContent('Running');
     expect(rows[1]).toHaveTextContent('English · Next execution: 03/12/2025');
     expect(rows[1]).toHaveTextContent('Completed');

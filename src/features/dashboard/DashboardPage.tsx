@@ -21,11 +21,11 @@ import {
   type ProcessStatus,
   type Publication,
 } from '../../api';
-import { EmptyState, LoadErrorAlert, PageHeader, useInterfaceLanguage, useLocale } from '../../components';
+import { EmptyState, LoadErrorAlert, PageHeader, useLocale } from '../../components';
+import { LanguageLabel } from '../../components/LanguageFlag';
 import { StatusChip, type StatusTone } from '../../components/StatusChip';
 import { DASHBOARD_RECENT_PROCESSES, DASHBOARD_RECENT_PUBLICATIONS } from '../../lib/constants';
 import { formatDate } from '../../lib/dates';
-import { languageFlag, languageName } from '../../lib/languages';
 import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
 
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
@@ -125,7 +125,6 @@ function RowsSkeleton({ rows }: { rows: number }) {
 
 function ProcessRow({ process }: { process: Process }) {
   const { t } = useTranslation('dashboard');
-  const uiLanguage = useInterfaceLanguage();
   const locale = useLocale();
   const status = process.status;
   const known = isProcessStatus(status);
@@ -135,7 +134,7 @@ function ProcessRow({ process }: { process: Process }) {
         primary={process.name}
         secondary={
           <>
-            <span aria-hidden>{languageFlag(process.language)}</span> {languageName(process.language, uiLanguage)}
+            <LanguageLabel code={process.language} />
             {' · '}
             {t('processes.nextExecution', { date: formatDate(process.next_execution, { locale }) || UNKNOWN_FIGURE })}
           </>

@@ -15,10 +15,10 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Process } from '../../api';
-import { useInterfaceLanguage, useLocale } from '../../components';
+import { useLocale } from '../../components';
+import { LanguageLabel } from '../../components/LanguageFlag';
 import { StatusChip } from '../../components/StatusChip';
 import { formatDate, formatDaysAgo } from '../../lib/dates';
-import { languageFlag, languageName } from '../../lib/languages';
 import { UNKNOWN_FIGURE } from '../../lib/numbers';
 import { needLabel, runningStep, statusLabel, statusTone, stepLabel } from './labels';
 import { DIMMED_OPACITY } from '../../components/dimmed';
@@ -66,7 +66,6 @@ function IconAction({
 export function ProcessCard({ process, toggling = false, onAction }: ProcessCardProps) {
   const { t } = useTranslation(['processes', 'common']);
   const locale = useLocale();
-  const uiLanguage = useInterfaceLanguage();
   const { name, is_active: active } = process;
   const running = process.status === 'running';
   const step = runningStep(process);
@@ -83,12 +82,7 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
 
   const facts: [string, ReactNode][] = [
     [t('card.channel'), process.channel_name ?? UNKNOWN_FIGURE],
-    [
-      t('card.language'),
-      <>
-        <span aria-hidden>{languageFlag(process.language)}</span> {languageName(process.language, uiLanguage)}
-      </>,
-    ],
+    [t('card.language'), <LanguageLabel code={process.language} />],
     [t('card.voice'), process.voice_name ?? UNKNOWN_FIGURE],
     [t('card.prompt'), process.prompt_name ?? UNKNOWN_FIGURE],
     [t('card.publicationTime'), process.publication_time],

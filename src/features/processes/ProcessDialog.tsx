@@ -19,12 +19,12 @@ import {
   useUpdateProcessMutation,
   type Process,
 } from '../../api';
-import { FormErrorAlert, SERVER_ERROR, TextInput, useInterfaceLanguage } from '../../components';
+import { FormErrorAlert, SERVER_ERROR, TextInput } from '../../components';
 import { FormDialog } from '../../components/FormDialog';
+import { LanguageLabel } from '../../components/LanguageFlag';
 import { SelectInput, type SelectOption } from '../../components/SelectInput';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { LANGUAGES } from '../../lib/language';
-import { languageFlag, languageName } from '../../lib/languages';
 import { sampleUrlOf } from '../../lib/playback';
 import { TimeInput } from './TimeInput';
 import { createBody, formValuesOf, processSchema, updateBody, type ProcessFormValues } from './schema';
@@ -86,7 +86,6 @@ function SwitchField({ control, label }: { control: Control<ProcessFormValues>; 
  */
 export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps) {
   const { t } = useTranslation(['processes', 'common']);
-  const uiLanguage = useInterfaceLanguage();
   const editing = process !== undefined;
   const [createProcess] = useCreateProcessMutation();
   const [updateProcess] = useUpdateProcessMutation();
@@ -152,14 +151,10 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
   const languageKey = languages.join(',');
   const languageOptions: SelectOption[] = languages.map((code) => ({
     value: code,
-    label: (
-      <>
-        <span aria-hidden>{languageFlag(code)}</span> {languageName(code, uiLanguage)}
-      </>
-    ),
+    label: <LanguageLabel code={code} />,
   }));
   if (language && !languages.some((code) => code === language)) {
-    languageOptions.unshift({ value: language, label: languageName(language, uiLanguage) });
+    languageOptions.unshift({ value: language, label: <LanguageLabel code={language} /> });
   }
 
   // A newly chosen prompt without the chosen language switches to one it has.

@@ -59,6 +59,9 @@ describe('ProcessesPage: the list', () => {
     expect(within(first).getByText('Idle')).toBeInTheDocument();
     expect(within(first).getByText('Main channel')).toBeInTheDocument();
     expect(within(first).getByText('Portuguese')).toBeInTheDocument();
+    // Its flag is a decorative picture beside the name, not an emoji (drawn as boxes without an emoji font).
+    expect(within(first).getByText('Portuguese').querySelector('img[alt=""]')).not.toBeNull();
+    expect(first.textContent).not.toMatch(/[\u{1F1E6}-\u{1F1FF}]/u);
     expect(within(first).getByText('Ana Narradora')).toBeInTheDocument();
     expect(within(first).getByText('09:00')).toBeInTheDocument();
     expect(within(first).getByText('Waiting for first execution')).toBeInTheDocument();
@@ -73,13 +76,17 @@ describe('ProcessesPage: the list', () => {
     const busy = screen.getByRole('article', { name: 'Busy one' });
     expect(within(busy).getByText('Running')).toBeInTheDocument();
     expect(within(busy).getByText('Step 3 of 7: Creating story')).toBeInTheDocument();
-    expect(within(busy).getByText(`${formatDate(running.last_execution!, { locale: 'en-US' })} (3 days ago)`)).toBeInTheDocument();
+    expect(
+      within(busy).getByText(`${formatDate(running.last_execution!, { locale: 'en-US' })} (3 days ago)`),
+    ).toBeInTheDocument();
     expect(within(busy).getByRole('button', { name: 'Execute Busy one' })).toBeDisabled();
     expect(within(busy).getByRole('button', { name: 'Running: show the execution status of Busy one' })).toBeInTheDocument();
 
     const done = screen.getByRole('article', { name: 'Done one' });
     expect(within(done).getByText('Completed')).toBeInTheDocument();
-    expect(within(done).getByText(`${formatDate(completed.last_execution!, { locale: 'en-US' })} (yesterday)`)).toBeInTheDocument();
+    expect(
+      within(done).getByText(`${formatDate(completed.last_execution!, { locale: 'en-US' })} (yesterday)`),
+    ).toBeInTheDocument();
     expect(within(done).getByRole('button', { name: 'Execute Done one' })).toBeEnabled();
 
     const broken = screen.getByRole('article', { name: 'Broken one' });

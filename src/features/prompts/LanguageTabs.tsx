@@ -1,8 +1,6 @@
-import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { useInterfaceLanguage } from '../../components';
-import { languageFlag, languageName } from '../../lib/languages';
+import { LanguageLabel } from '../../components/LanguageFlag';
 
 export interface LanguageTabsProps {
   /** Prefix of the tab and panel ids (one per dialog). */
@@ -21,7 +19,6 @@ export function languageTabIds(idPrefix: string, code: string) {
 
 /** One tab per language: flag (decorative) and the language's name in the interface language. */
 export function LanguageTabs({ idPrefix, label, codes, value, onChange }: LanguageTabsProps) {
-  const uiLanguage = useInterfaceLanguage();
   return (
     <Tabs
       value={codes.includes(value) ? value : false}
@@ -34,20 +31,7 @@ export function LanguageTabs({ idPrefix, label, codes, value, onChange }: Langua
     >
       {codes.map((code) => {
         const ids = languageTabIds(idPrefix, code);
-        return (
-          <Tab
-            key={code}
-            value={code}
-            id={ids.tab}
-            aria-controls={ids.panel}
-            label={
-              <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
-                <span aria-hidden>{languageFlag(code)}</span>
-                {languageName(code, uiLanguage)}
-              </Box>
-            }
-          />
-        );
+        return <Tab key={code} value={code} id={ids.tab} aria-controls={ids.panel} label={<LanguageLabel code={code} />} />;
       })}
     </Tabs>
   );

@@ -2,6 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { adminUser, promptFixture, promptSummaryOf, promptTexts, reply } from '../../testing';
 import { promptList, renderPrompts } from './testing';
 
+// Typing every text of a prompt is slow on a loaded 2-core machine.
+jest.setTimeout(90_000);
+
 const secrets = promptFixture();
 const basic = promptFixture({ id: 'pr-2', name: 'Basic one', category: 'terror', languages: {} });
 
@@ -10,7 +13,7 @@ const empty = { title: '', premise: '', narrative_prompt: '', chapter_1: '', nex
 function tabNames(dialog: HTMLElement) {
   return within(within(dialog).getByRole('tablist'))
     .getAllByRole('tab')
-    .map((tab) => tab.textContent?.replace(/[\u{1F1E6}-\u{1F1FF}]/gu, ''));
+    .map((tab) => tab.textContent);
 }
 
 function selectedTab(dialog: HTMLElement) {
@@ -67,7 +70,7 @@ describe('PromptEditorDialog', () => {
     const menu = await screen.findByRole('menu', { name: 'Languages you can add' });
     const offered = within(menu).getAllByRole('menuitem');
     expect(offered).toHaveLength(18);
-    expect(offered.map((item) => item.textContent)).not.toContain('🇧🇷Portuguese');
+    expect(offered.map((item) => item.textContent)).not.toContain('Portuguese');
     await user.click(within(menu).getByRole('menuitem', { name: 'Spanish' }));
 
     expect(tabNames(dialog)).toEqual(['Portuguese', 'English', 'Spanish']);

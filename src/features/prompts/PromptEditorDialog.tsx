@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { errorDetail, useCreatePromptFullMutation, useGetPromptQuery, useUpdatePromptFullMutation, type Prompt } from '../../api';
 import { FormErrorAlert, LoadErrorAlert, SERVER_ERROR, TextInput, useInterfaceLanguage } from '../../components';
 import { FormDialog } from '../../components/FormDialog';
+import { LanguageLabel } from '../../components/LanguageFlag';
 import { SelectInput } from '../../components/SelectInput';
 import {
   MIN_PROMPT_LANGUAGES,
@@ -28,7 +29,7 @@ import {
   PROMPT_TEXT_FIELDS,
   type PromptTextField,
 } from '../../lib/constants';
-import { languageFlag, languageName, missingLanguages, type LanguageCode } from '../../lib/languages';
+import { languageName, missingLanguages, type LanguageCode } from '../../lib/languages';
 import { categoryLabel } from './labels';
 import { LanguageTabs, languageTabIds } from './LanguageTabs';
 import { emptyTexts, formValuesOf, fullBody, newPromptValues, promptSchema, type PromptFormValues } from './schema';
@@ -251,10 +252,7 @@ function PromptEditorForm({ prompt, onClose, onSaved }: { prompt?: Prompt } & Om
           >
             {addable.map((code) => (
               <MenuItem key={code} onClick={() => addLanguage(code)}>
-                <Box component="span" aria-hidden sx={{ mr: 1 }}>
-                  {languageFlag(code)}
-                </Box>
-                {nameOf(code)}
+                <LanguageLabel code={code} />
               </MenuItem>
             ))}
           </Menu>

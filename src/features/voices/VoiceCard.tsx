@@ -10,11 +10,10 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Voice } from '../../api';
-import { useInterfaceLanguage } from '../../components';
+import { LanguageLabel } from '../../components/LanguageFlag';
 import { StatusChip } from '../../components/StatusChip';
 import { VOICE_GENDERS, VOICE_PROVIDER_NAMES, type VoiceGender, type VoiceProvider } from '../../lib/constants';
 import { formatDate } from '../../lib/dates';
-import { languageFlag, languageName } from '../../lib/languages';
 import { avatarColor, initialsOf } from './avatar';
 import { DIMMED_OPACITY } from '../../components/dimmed';
 import { FactList } from '../../components/FactList';
@@ -36,7 +35,6 @@ function isGender(value: unknown): value is VoiceGender {
  */
 export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
   const { t } = useTranslation(['voices', 'common']);
-  const uiLanguage = useInterfaceLanguage();
   const active = voice.is_active;
   const provider = VOICE_PROVIDER_NAMES[voice.provider as VoiceProvider] ?? voice.provider;
   const details: { key: string; label: string; value: ReactNode }[] = [];
@@ -44,11 +42,7 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
     details.push({
       key: 'language',
       label: t('card.language'),
-      value: (
-        <>
-          <span aria-hidden>{languageFlag(voice.language)}</span> {languageName(voice.language, uiLanguage)}
-        </>
-      ),
+      value: <LanguageLabel code={voice.language} />,
     });
   }
   if (voice.gender) {

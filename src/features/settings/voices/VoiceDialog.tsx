@@ -8,12 +8,13 @@ import Tooltip from '@mui/material/Tooltip';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorStatus, useCreateVoiceMutation, useUpdateVoiceMutation, type Voice } from '../../../api';
-import { FormErrorAlert, SERVER_ERROR, TextInput, useInterfaceLanguage } from '../../../components';
+import { FormErrorAlert, SERVER_ERROR, TextInput } from '../../../components';
 import { FormDialog } from '../../../components/FormDialog';
+import { LanguageLabel } from '../../../components/LanguageFlag';
 import { SelectInput } from '../../../components/SelectInput';
 import { useSamplePlayer } from '../../../components/useSamplePlayer';
 import { VOICE_GENDERS, VOICE_PROVIDER_NAMES, VOICE_PROVIDERS } from '../../../lib/constants';
-import { languageFlag, LANGUAGE_CODES, languageName } from '../../../lib/languages';
+import { LANGUAGE_CODES } from '../../../lib/languages';
 import { sampleUrlOf } from '../../../lib/playback';
 import { formValuesOf, isSampleUrl, voiceBody, voiceSchema, type VoiceFormValues } from './schema';
 
@@ -35,7 +36,6 @@ const previewId = (voice: Voice) => `preview:${voice.id}`;
  */
 export function VoiceDialog({ voice, beforeSubmit, onClose, onSaved }: VoiceDialogProps) {
   const { t } = useTranslation(['settings', 'common']);
-  const uiLanguage = useInterfaceLanguage();
   const editing = voice !== undefined;
   const [createVoice] = useCreateVoiceMutation();
   const [updateVoice] = useUpdateVoiceMutation();
@@ -143,7 +143,7 @@ export function VoiceDialog({ voice, beforeSubmit, onClose, onSaved }: VoiceDial
               { value: '', label: t('voices.form.noLanguage') },
               ...LANGUAGE_CODES.map((code) => ({
                 value: code,
-                label: `${languageFlag(code)} ${languageName(code, uiLanguage)}`,
+                label: <LanguageLabel code={code} />,
               })),
             ]}
           />
