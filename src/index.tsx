@@ -1,12 +1,54 @@
+// First: read what was persisted and start fetching what the opened screen needs (app/startup.ts).
+import { startup } from './app/startup';
+import type { i18n as I18n } from 'i18next';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { createI18n } from './app/i18n';
+import { loadNamespace, type Translations } from './app/locales';
+import { HOME_PATH, pagesAt, preloadPages } from './app/pages';
+import { makeStore, startPersisting } from './app/store';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+const { persisted, language, signedIn } = startup;
+const store = makeStore(
+  { ...persisted, preferences: { ...persisted.preferences, language } },
+  {
+    // While the server checks the password, fetch the signed-in layout and the dashboard: only
+    // then, so that the login screen itself downloads nothing it does not show.
+    onSignInStarted: () =>
+      void preloadPages(pagesAt(HOME_PATH, true), store.getState().preferences.language).catch(() => undefined),
+  },
 );
+// redux-persist writes the token, theme and language to localStorage whenever they change.
+startPersisting(store);
+
+function render(i18n: I18n) {
+  createRoot(container!).render(
+    <StrictMode>
+      <App store={store} i18n={i18n} />
+    </StrictMode>,
+  );
+}
+
+/**
+ * The first render waits for the `common` translations, and when signed out for the screen's
+ * chunk and translations too, so that it shows the whole screen at once: they have all been
+ * downloading since the start. Signed in, it does not wait for the screen: the session check
+ * (GET /auth/me, behind a full-screen spinner) starts at once. If something failed, it renders
+ * anyway, and the screen tries again.
+ */
+async function start() {
+  const common = await startup.common.catch(() => undefined);
+  const translations: Translations = common ? { [language]: { common } } : {};
+  const i18n = createI18n(language, translations, loadNamespace);
+  if (!signedIn) {
+    await startup.ready.catch(() => undefined);
+    await i18n.loadNamespaces(startup.pages.flatMap((page) => page.namespaces)).catch(() => undefined);
+  }
+  render(i18n);
+}
+
+void start();

@@ -21,9 +21,13 @@ function LanguageSync({ i18n }: { i18n: I18n }) {
   return null;
 }
 
+/** The theme of the store's choice; `<html data-theme>` follows (public/index.html reads it). */
 function Themed({ children }: { children: ReactNode }) {
   const mode = useAppSelector(selectTheme);
   const theme = useMemo(() => createAppTheme(mode), [mode]);
+  useLayoutEffect(() => {
+    document.documentElement.dataset.theme = mode;
+  }, [mode]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline enableColorScheme />

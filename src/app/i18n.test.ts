@@ -1,4 +1,8 @@
-import { createI18n } from './i18n';
+import { createI18n as createI18nWith } from './i18n';
+import type { Language } from '../lib/language';
+import { resources } from './resources';
+
+const createI18n = (language: Language) => createI18nWith(language, resources);
 
 describe('i18n', () => {
   it('translates in the chosen language and switches at run time', async () => {
@@ -30,5 +34,47 @@ describe('i18n', () => {
     expect(en.t('validation.passwordsDoNotMatch')).toBe('Passwords do not match');
     expect(pt.t('validation.passwordsDoNotMatch')).toBe('As senhas não coincidem');
     expect(pt.t('auth:login.invalidCredentials')).toBe('Credenciais inválidas');
+  });
+});
+
+describe('i18n with namespaces loaded on demand', () => {
+  const commonOnly = { en: { common: resources.en.common }, pt: { common: resources.pt.common } };
+
+  it('fetches a namespace when asked for it, once', async () => {
+    const load = jest.fn((language: Language, namespace: keyof typeof resources.en) =>
+      Promise.resolve(resources[language][namespace]),
+    );
+    const i18n = createI18nWith('en', commonOnly, load);
+    expect(i18n.t('nav.settings')).toBe('Settings');
+    expect(i18n.hasLoadedNamespace('auth')).toBe(false);
+
+    await i18n.loadNamespaces('auth');
+    await i18n.loadNamespaces('auth');
+
+    expect(i18n.t('auth:login.invalidCredentials')).toBe('Invalid credentials');
+    expect(load.mock.calls).toEqual([['en', 'auth']]);
+  });
+
+  it('switches language only once the namespaces in use are in, in the new language', async () => {
+    let release: () => void = () => undefined;
+    const load = jest.fn(
+      (language: Language, namespace: keyof typeof resources.en) =>
+        new Promise<object>((resolve) => {
+          if (language === 'en') resolve(resources.en[namespace]);
+          else release = () => resolve(resources.pt[namespace]);
+        }),
+    );
+    const i18n = createI18nWith('en', commonOnly, load);
+    await i18n.loadNamespaces('auth');
+
+    const switched = i18n.changeLanguage('pt');
+    await Promise.resolve();
+    expect(load).toHaveBeenLastCalledWith('pt', 'auth');
+    expect(i18n.t('auth:login.invalidCredentials')).toBe('Invalid credentials');
+
+    release();
+    await switched;
+    expect(i18n.t('auth:login.invalidCredentials')).toBe('Credenciais inválidas');
+    expect(i18n.t('nav.settings')).toBe('Configurações');
   });
 });

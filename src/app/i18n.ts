@@ -1,25 +1,47 @@
-import i18next, { type i18n as I18n } from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { PASSWORD_MIN_LENGTH } from '../lib/constants';
-import { detectLanguage, LANGUAGES, type Language } from '../lib/language';
-import { NAMESPACES, resources } from './resources';
+import { LANGUAGES, type Language } from '../lib/language';
+import type { Translations } from './locales';
+import type { Namespace } from './resources';
 
 /** Values every translation may use without the caller passing them. */
 export const DEFAULT_VARIABLES = { passwordMin: PASSWORD_MIN_LENGTH };
 
+/** Fetches one namespace of one language (app/locales.ts `loadNamespace`). */
+export type NamespaceLoader = (language: Language, namespace: Namespace) => Promise<object>;
+
+/** An i18next backend that asks `load` for what is not in the store yet. */
+function backend(load: NamespaceLoader): BackendModule {
+  return {
+    type: 'backend',
+    init: () => undefined,
+    read(language, namespace, callback) {
+      load(language as Language, namespace as Namespace).then(
+        (data) => callback(null, data as Record<string, unknown>),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+      );
+    },
+  };
+}
+
 /**
- * Builds an i18next instance with every bundled translation. The app makes one at start-up
- * (`i18n` below) and the store's `preferences.language` drives it afterwards (see LanguageSync);
- * tests make one per render. A missing key shows the key itself (i18next's default).
+ * An i18next instance in `language`, holding `translations`. With `load`, namespaces it lacks are
+ * fetched when a screen asks for them (app/pages.ts) and, on a language switch, every namespace in
+ * use is fetched in the new language before the switch shows. The app makes one at start-up
+ * (index.tsx) with `common` and the loader; tests make one per render with every translation.
+ * A missing key shows the key itself (i18next's default).
  */
-export function createI18n(language: Language = detectLanguage()): I18n {
+export function createI18n(language: Language, translations: Translations, load?: NamespaceLoader): I18n {
   const instance = i18next.createInstance();
+  if (load) instance.use(backend(load));
   void instance.use(initReactI18next).init({
-    resources,
+    resources: translations,
+    partialBundledLanguages: load !== undefined,
     lng: language,
     fallbackLng: false,
     supportedLngs: [...LANGUAGES],
-    ns: NAMESPACES,
+    ns: Object.keys(translations[language] ?? { common: true }),
     defaultNS: 'common',
     initAsync: false,
     returnNull: false,
@@ -28,8 +50,6 @@ export function createI18n(language: Language = detectLanguage()): I18n {
   });
   return instance;
 }
-
-export const i18n = createI18n();
 
 /** The value of `<html lang>` for each interface language. */
 export const HTML_LANG: Record<Language, string> = { pt: 'pt-BR', en: 'en' };

@@ -1,6 +1,8 @@
 /**
- * Every translation the web app ships, bundled (no runtime loading). One namespace for shared
- * strings (common), one for the auth screens and one per feature.
+ * Every translation the web app ships: one namespace for shared strings (common), one for the auth
+ * screens and one per feature. The shape of `en` types the keys (i18next.d.ts), and tests use them
+ * all at once; the app itself never imports this module at run time: it bundles `common` and loads
+ * the others with the screens that use them (locales.ts, pages.ts).
  */
 import authEn from '../../locales/en/auth.json';
 import channelsEn from '../../locales/en/channels.json';

@@ -1,29 +1,45 @@
-import { persistStore, type Persistor } from 'redux-persist';
 import { api, tokenReceived } from '../api';
 import { testUser } from '../testing/fixtures';
 import { mockApi, reply } from '../testing/mockApi';
+import { readPersistedState } from './persisted';
 import { languageChanged, themeToggled } from './preferencesSlice';
-import { makeStore } from './store';
+import { makeStore, startPersisting } from './store';
 
-/** Resolves once redux-persist has rehydrated the store. */
-function rehydrated(persistor: Persistor): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
+type Persistor = ReturnType<typeof startPersisting>;
+const persistors: Persistor[] = [];
+
+/** Starts redux-persist on `store` and waits until it has read the storage (it only writes after that). */
+async function persisting(store: Parameters<typeof startPersisting>[0]): Promise<Persistor> {
+  const persistor = startPersisting(store);
+  persistors.push(persistor);
+  await new Promise<void>((resolve) => {
+    if (persistor.getState().bootstrapped) return resolve();
+    const stop = persistor.subscribe(() => {
       if (persistor.getState().bootstrapped) {
-        unsubscribe();
+        stop();
         resolve();
       }
-    };
-    const unsubscribe = persistor.subscribe(check);
-    check();
+    });
   });
+  return persistor;
 }
+
+/** Lets redux-persist write what changed. */
+const flushed = async (persistor: Persistor) => {
+  await persistor.flush();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+afterEach(() => {
+  // A persistor left running would write into the next test's storage.
+  for (const persistor of persistors.splice(0)) persistor.pause();
+});
 
 function stored(key: string): Record<string, unknown> | null {
   const raw = window.localStorage.getItem(`persist:${key}`);
   if (raw === null) return null;
   const outer = JSON.parse(raw) as Record<string, string>;
-  // redux-persist stores each key JSON-encoded inside the outer object.
+  // Each field is stored JSON-encoded inside the outer object (redux-persist's format).
   return Object.fromEntries(Object.entries(outer).map(([k, v]) => [k, JSON.parse(v)]));
 }
 
@@ -43,14 +59,13 @@ describe('makeStore', () => {
   it('persists only the token, the theme and the language, never the api cache', async () => {
     mockApi({ 'GET /auth/me': reply(200, testUser) });
     const store = makeStore({ preferences: { language: 'en' } });
-    const persistor = persistStore(store);
-    await rehydrated(persistor);
+    const persistor = await persisting(store);
 
     store.dispatch(tokenReceived('secret-token'));
     store.dispatch(themeToggled());
     store.dispatch(languageChanged('pt'));
     await store.dispatch(api.endpoints.me.initiate());
-    await persistor.flush();
+    await flushed(persistor);
 
     expect(stored('auth')).toEqual({ token: 'secret-token', _persist: expect.any(Object) });
     expect(stored('preferences')).toEqual({ theme: 'light', language: 'pt', _persist: expect.any(Object) });
@@ -61,16 +76,51 @@ describe('makeStore', () => {
 
   it('restores the persisted token and preferences on start-up', async () => {
     const first = makeStore();
-    const firstPersistor = persistStore(first);
-    await rehydrated(firstPersistor);
+    const persistor = await persisting(first);
     first.dispatch(tokenReceived('kept'));
     first.dispatch(themeToggled());
-    await firstPersistor.flush();
+    await flushed(persistor);
 
-    const second = makeStore();
-    await rehydrated(persistStore(second));
+    const second = makeStore(readPersistedState());
 
     expect(second.getState().auth.token).toBe('kept');
     expect(second.getState().preferences.theme).toBe('light');
+  });
+
+  it('forgets the token on sign-out', async () => {
+    const store = makeStore({ auth: { token: 'old' } });
+    const persistor = await persisting(store);
+    store.dispatch({ type: 'auth/loggedOut', payload: { accountDeleted: false } });
+    await flushed(persistor);
+
+    expect(stored('auth')).toEqual({ token: null, _persist: expect.any(Object) });
+    expect(readPersistedState().auth).toBeUndefined();
+  });
+});
+
+describe('onSignInStarted', () => {
+  it('is called as a sign-in or a sign-up is sent, not for other calls', async () => {
+    mockApi({
+      'POST /auth/login': reply(401, { detail: 'Invalid credentials' }),
+      'POST /auth/register': reply(409, { detail: 'taken' }),
+      'GET /auth/me': reply(200, testUser),
+    });
+    const onSignInStarted = jest.fn();
+    const store = makeStore({ auth: { token: 't' } }, { onSignInStarted });
+
+    await store.dispatch(api.endpoints.me.initiate());
+    expect(onSignInStarted).not.toHaveBeenCalled();
+
+    await store.dispatch(api.endpoints.login.initiate({ email: 'ana@example.com', password: 'x' }));
+    await store.dispatch(
+      api.endpoints.register.initiate({
+        name: 'Ana',
+        email: 'ana@example.com',
+        password: 'secret',
+        plan: 'monthly',
+        time_zone: 'UTC',
+      }),
+    );
+    expect(onSignInStarted).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,13 +1,17 @@
-import { combineReducers, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, type Middleware } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE, type PersistConfig } from 'redux-persist';
+import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type PersistConfig } from 'redux-persist';
 import storage from 'redux-persist/lib/storage';
 import { api, authSlice, initialAuthState, loggedOut, sessionEnded, type AuthState } from '../api';
 import { initialPreferences, preferencesSlice, type PreferencesState } from './preferencesSlice';
 
 /**
- * Only the token, the theme and the language are persisted (localStorage keys "persist:auth" and
- * "persist:preferences"). The api slice is server state and is never persisted.
+ * The session (the token) and the interface preferences, plus the api slice's cache. redux-persist
+ * keeps the token, the theme and the language in localStorage ("persist:auth",
+ * "persist:preferences"); nothing else, never the api cache (server state). There is no
+ * PersistGate: app/persisted.ts reads the same keys synchronously at start, so the store is made
+ * with them already in and the first render is the right screen (no blank frame while
+ * redux-persist rehydrates, which then only confirms the same values).
  */
 export const authPersistConfig: PersistConfig<AuthState> = { key: 'auth', storage, whitelist: ['token'] };
 export const preferencesPersistConfig: PersistConfig<PreferencesState> = {
@@ -24,25 +28,33 @@ const rootReducer = combineReducers({
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-/** What tests (and nothing else) preload: any part of the session and the preferences. */
+/** What the store starts with: what was persisted at start-up, and anything in tests. */
 export interface PreloadedState {
   auth?: Partial<AuthState>;
   preferences?: Partial<PreferencesState>;
 }
 
-/** Signing out or losing the session drops every cached answer of the previous user. */
-function sessionListener() {
-  const listener = createListenerMiddleware();
-  listener.startListening({
-    matcher: isAnyOf(loggedOut, sessionEnded),
-    effect: (_action, { dispatch }) => {
-      dispatch(api.util.resetApiState());
-    },
-  });
-  return listener;
+export interface StoreOptions {
+  /** Called when a sign-in or a sign-up is sent (index.tsx fetches the signed-in screens then). */
+  onSignInStarted?: () => void;
 }
 
-export function makeStore(preloaded?: PreloadedState) {
+/**
+ * Signing out or losing the session drops every cached answer of the previous user. (A plain
+ * middleware: RTK's listener middleware would add 4 KB to the first load for these rules.)
+ */
+function sessionEvents({ onSignInStarted }: StoreOptions): Middleware {
+  return (store) => (next) => (action) => {
+    if (onSignInStarted && (api.endpoints.login.matchPending(action) || api.endpoints.register.matchPending(action))) {
+      onSignInStarted();
+    }
+    const result = next(action);
+    if (loggedOut.match(action) || sessionEnded.match(action)) store.dispatch(api.util.resetApiState());
+    return result;
+  };
+}
+
+export function makeStore(preloaded?: PreloadedState, options: StoreOptions = {}) {
   const preloadedState = preloaded
     ? ({
         auth: { ...initialAuthState, ...preloaded.auth },
@@ -58,7 +70,7 @@ export function makeStore(preloaded?: PreloadedState) {
         // redux-persist's own actions carry functions (register, rehydrate callbacks).
         serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
       })
-        .prepend(sessionListener().middleware)
+        .prepend(sessionEvents(options))
         .concat(api.middleware),
   });
   // refetchOnFocus / refetchOnReconnect support.
@@ -67,4 +79,9 @@ export function makeStore(preloaded?: PreloadedState) {
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
+
+/** Starts redux-persist: the persisted keys are written whenever the token, theme or language change. */
+export function startPersisting(store: AppStore) {
+  return persistStore(store);
+}
 export type AppDispatch = AppStore['dispatch'];

@@ -14,4 +14,6 @@ export { useInterfaceLanguage, useLocale } from './useLocale';
  * re-exports (the project declares no `sideEffects`), which would pull MUI's Dialog, Modal,
  * Snackbar, Chip and Skeleton into /login. Features import them from their own files:
  *   import { ConfirmDialog } from '../../components/ConfirmDialog';
+ * LanguageFlag and LanguageLabel (the story languages' SVG flags) are kept out for the same
+ * reason: the flags belong in the feature chunks that show a language, never in /login.
  */

@@ -4,6 +4,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
 import { AppProviders } from '../app/AppProviders';
 import { createI18n } from '../app/i18n';
+import { resources } from '../app/resources';
 import { makeStore, type AppStore, type PreloadedState } from '../app/store';
 import type { Language } from '../lib/language';
 
@@ -37,7 +38,8 @@ export function renderWithProviders(ui: ReactElement, options: ProviderOptions =
   const { preloadedState = {}, initialEntries = ['/'], ...renderOptions } = options;
   const preferences = { language: 'en' as Language, ...preloadedState.preferences };
   const store = options.store ?? makeStore({ ...preloadedState, preferences });
-  const i18n = createI18n(store.getState().preferences.language);
+  // Every translation at once (the app loads them per screen: app/locales.ts).
+  const i18n = createI18n(store.getState().preferences.language, resources);
   const user = userEvent.setup();
 
   function Wrapper({ children }: { children: ReactNode }) {

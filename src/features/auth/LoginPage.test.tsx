@@ -9,9 +9,16 @@ function fields() {
   };
 }
 
+/** Opens /login and waits for the form (the screen is a chunk of its own). */
+async function openLogin(options: Parameters<typeof renderApp>[1] = {}) {
+  const rendered = renderApp('/login', options);
+  await screen.findByRole('heading', { level: 1 });
+  return rendered;
+}
+
 describe('LoginPage', () => {
-  it('shows the form with the forgot-password and sign-up links', () => {
-    renderApp('/login');
+  it('shows the form with the forgot-password and sign-up links', async () => {
+    await openLogin();
 
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
     expect(fields().email).toHaveAttribute('type', 'email');
@@ -22,7 +29,7 @@ describe('LoginPage', () => {
 
   it('asks to fill in all fields and sends nothing when a field is empty', async () => {
     const server = mockApi();
-    const { user } = renderApp('/login');
+    const { user } = await openLogin();
 
     await user.type(fields().email, 'ana@example.com');
     await user.click(fields().submit);
@@ -33,8 +40,24 @@ describe('LoginPage', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('focuses the first missing field, and checks again as the visitor types', async () => {
+    const { user } = await openLogin();
+
+    await user.click(fields().submit);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(fields().email).toHaveFocus();
+    expect(fields().email).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(fields().email, 'ana@example.com');
+    expect(fields().email).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in all fields');
+
+    await user.type(fields().password, 'x');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('speaks Portuguese when that is the chosen language', async () => {
-    const { user } = renderApp('/login', { preloadedState: { preferences: { language: 'pt' } } });
+    const { user } = await openLogin({ preloadedState: { preferences: { language: 'pt' } } });
 
     expect(screen.getByRole('heading', { name: 'Entrar' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Entrar' }));
@@ -44,7 +67,7 @@ describe('LoginPage', () => {
   });
 
   it('shows and hides the password', async () => {
-    const { user } = renderApp('/login');
+    const { user } = await openLogin();
 
     await user.type(fields().password, 'secret1');
     await user.click(screen.getByRole('button', { name: 'Show password' }));
@@ -57,7 +80,7 @@ describe('LoginPage', () => {
 
   it('shows the translated invalid-credentials message on 401', async () => {
     mockApi({ 'POST /auth/login': reply(401, { detail: 'whatever the server says' }) });
-    const { user, store } = renderApp('/login', { preloadedState: { preferences: { language: 'pt' } } });
+    const { user, store } = await openLogin({ preloadedState: { preferences: { language: 'pt' } } });
 
     await user.type(screen.getByLabelText('E-mail'), 'ana@example.com');
     await user.type(screen.getByLabelText('Senha'), 'wrong-password');
@@ -70,7 +93,7 @@ describe('LoginPage', () => {
 
   it('shows the server’s detail for other failures', async () => {
     mockApi({ 'POST /auth/login': reply(429, { detail: 'Too many sign-in attempts. Try again in 15 minutes.' }) });
-    const { user } = renderApp('/login');
+    const { user } = await openLogin();
 
     await user.type(fields().email, 'ana@example.com');
     await user.type(fields().password, 'secret1');
@@ -82,7 +105,7 @@ describe('LoginPage', () => {
   it('disables the button and says it is signing in while the call runs', async () => {
     const pending = deferred();
     mockApi({ 'POST /auth/login': pending.handler, 'GET /auth/me': reply(200, testUser) });
-    const { user } = renderApp('/login');
+    const { user } = await openLogin();
 
     await user.type(fields().email, 'ana@example.com');
     await user.type(fields().password, 'secret1');
@@ -96,7 +119,7 @@ describe('LoginPage', () => {
 
   it('signs in and lands on the dashboard, with the trimmed email sent', async () => {
     const server = mockApi({ 'POST /auth/login': reply(200, authResult(testUser, 'new-token')) });
-    const { user, store } = renderApp('/login');
+    const { user, store } = await openLogin();
 
     await user.type(fields().email, '  ana@example.com ');
     await user.type(fields().password, 'secret1');

@@ -1,46 +1,93 @@
-import { yupResolver } from '@hookform/resolvers/yup';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
 import Link from '@mui/material/Link';
+import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useForm } from 'react-hook-form';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
-import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../components';
+import { FormErrorAlert } from '../../components/FormErrorAlert';
 import { AuthCard } from './AuthCard';
-import { loginSchema, type LoginValues } from './schemas';
+import { serverError, validateLogin, type LoginErrors, type LoginValues } from './loginForm';
+
+interface LoginFieldProps extends Omit<OutlinedInputProps, 'id' | 'label' | 'error'> {
+  label: string;
+  invalid: boolean;
+}
+
+/**
+ * A field of the sign-in form: what components/TextInput.tsx renders, bound to the page's state
+ * rather than to react-hook-form. Its only error is "required", which the alert above the form
+ * states, so the field turns red without a text of its own.
+ */
+function LoginField({ label, invalid, ...input }: LoginFieldProps) {
+  const id = useId();
+  return (
+    <FormControl fullWidth error={invalid} variant="outlined">
+      <InputLabel htmlFor={id}>{label}</InputLabel>
+      <OutlinedInput {...input} id={id} label={label} aria-invalid={invalid} />
+    </FormControl>
+  );
+}
 
 /**
  * Sign-in. On success the token lands in the store and the signed-out guard sends the visitor to
- * /dashboard (or to the page they first asked for).
+ * /dashboard (or to the page they first asked for). It behaves as the react-hook-form screens do:
+ * checked on submit, then again on every change; the first missing field gets the focus; a
+ * failed call's message stays until the next submit.
  */
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
   const [login] = useLoginMutation();
   const sessionEnded = useSelector(selectSessionEnded);
   const accountDeleted = useSelector(selectAccountDeleted);
-  const {
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginValues>({ resolver: yupResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [passwordVisible, setPasswordVisible] = useState(false);
+  const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
 
-  const onSubmit = async (values: LoginValues) => {
+  const onChange = (name: keyof LoginValues) => (event: ChangeEvent<HTMLInputElement>) => {
+    const next = { ...values, [name]: event.target.value };
+    setValues(next);
+    if (submitted) setErrors((current) => ({ ...(current.root && { root: current.root }), ...validateLogin(next).errors }));
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    setSubmitted(true);
+    const checked = validateLogin(values);
+    setErrors(checked.errors);
+    if (!checked.values) {
+      inputs[checked.errors.email ? 'email' : 'password'].current?.focus();
+      return;
+    }
+    setSubmitting(true);
     try {
-      await login(values).unwrap();
+      await login(checked.values).unwrap();
     } catch (error) {
       const message =
         errorStatus(error) === 401 ? t('login.invalidCredentials') : errorMessage(error, t('common:errors.network'));
-      setError(SERVER_ERROR, { type: 'server', message });
+      setErrors(serverError(message));
+    } finally {
+      setSubmitting(false);
     }
   };
 
   const hasErrors = Object.keys(errors).length > 0;
+  const toggleLabel = passwordVisible ? t('common:password.hide') : t('common:password.show');
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
       {accountDeleted && !hasErrors && (
@@ -54,31 +101,48 @@ export default function LoginPage() {
         </Alert>
       )}
       <FormErrorAlert errors={errors} />
-      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+      <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2.5}>
-          <TextInput<LoginValues>
-            name="email"
-            control={control}
+          <LoginField
             label={t('fields.email')}
+            invalid={!!errors.email}
+            name="email"
             type="email"
             autoComplete="email"
             autoFocus
-            hideRequiredText
+            value={values.email}
+            onChange={onChange('email')}
+            inputRef={inputs.email}
           />
-          <PasswordField<LoginValues>
-            name="password"
-            control={control}
+          <LoginField
             label={t('fields.password')}
+            invalid={!!errors.password}
+            name="password"
+            type={passwordVisible ? 'text' : 'password'}
             autoComplete="current-password"
-            hideRequiredText
+            value={values.password}
+            onChange={onChange('password')}
+            inputRef={inputs.password}
+            endAdornment={
+              <InputAdornment position="end">
+                <IconButton
+                  aria-label={toggleLabel}
+                  onClick={() => setPasswordVisible((visible) => !visible)}
+                  onMouseDown={(event) => event.preventDefault()}
+                  edge="end"
+                >
+                  {passwordVisible ? <VisibilityOff /> : <Visibility />}
+                </IconButton>
+              </InputAdornment>
+            }
           />
           <Box sx={{ textAlign: 'right', mt: '8px !important' }}>
             <Link component={RouterLink} to="/forgot-password" variant="body2">
               {t('login.forgotPassword')}
             </Link>
           </Box>
-          <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
-            {isSubmitting ? t('login.submitting') : t('login.submit')}
+          <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
+            {submitting ? t('login.submitting') : t('login.submit')}
           </Button>
         </Stack>
       </Box>

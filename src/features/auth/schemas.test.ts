@@ -1,5 +1,6 @@
 import { ValidationError, type AnySchema } from 'yup';
-import { forgotPasswordSchema, loginSchema, resetPasswordSchema, signUpSchema } from './schemas';
+import { validateLogin } from './loginForm';
+import { forgotPasswordSchema, resetPasswordSchema, signUpSchema } from './schemas';
 
 /** path → first message for that path (as the form resolver shows it), or {} when valid. */
 async function failures(schema: AnySchema, value: unknown): Promise<Record<string, string>> {
@@ -14,20 +15,24 @@ async function failures(schema: AnySchema, value: unknown): Promise<Record<strin
   }
 }
 
-describe('loginSchema', () => {
-  it('asks for every field when any is missing', async () => {
-    expect(await failures(loginSchema, { email: '', password: '' })).toEqual({
-      email: 'validation.fillAllFields',
-      password: 'validation.fillAllFields',
-    });
-    expect(await failures(loginSchema, { email: '   ', password: 'x' })).toEqual({ email: 'validation.fillAllFields' });
+describe('validateLogin', () => {
+  /** field → message, or {} when valid. */
+  const messages = (email: string, password: string) =>
+    Object.fromEntries(Object.entries(validateLogin({ email, password }).errors).map(([name, error]) => [name, error?.message]));
+
+  it('asks for every field when any is missing', () => {
+    expect(messages('', '')).toEqual({ email: 'validation.fillAllFields', password: 'validation.fillAllFields' });
+    expect(messages('   ', 'x')).toEqual({ email: 'validation.fillAllFields' });
   });
 
-  it('accepts any filled-in pair (the server judges the credentials) and trims the email', async () => {
-    expect(await failures(loginSchema, { email: 'ana@example.com', password: 'x' })).toEqual({});
-    expect(loginSchema.cast({ email: ' ana@example.com ', password: ' x ' })).toEqual({
-      email: 'ana@example.com',
-      password: ' x ',
+  it('marks missing fields as "required" (the fields then stay quiet, the alert speaks)', () => {
+    expect(validateLogin({ email: '', password: 'x' }).errors.email?.type).toBe('required');
+  });
+
+  it('accepts any filled-in pair (the server judges the credentials) and trims the email', () => {
+    expect(validateLogin({ email: ' ana@example.com ', password: ' x ' })).toEqual({
+      errors: {},
+      values: { email: 'ana@example.com', password: ' x ' },
     });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Yup schemas of the auth screens. Messages are translation keys of common's `validation` group
+ * Yup schemas of the auth screens (the sign-in form's rules are in loginForm.ts). Messages are translation keys of common's `validation` group
  * (see components/fieldError.ts); the fields translate them in the active language.
  */
 import { object, ref, string } from 'yup';
@@ -13,12 +13,6 @@ const requiredText = (key: ValidationKey) => string().trim().required(message(ke
 const email = (requiredKey: ValidationKey) => requiredText(requiredKey).email(message('validation.invalidEmail'));
 const newPassword = (requiredKey: ValidationKey) =>
   string().required(message(requiredKey)).min(PASSWORD_MIN_LENGTH, message('validation.passwordTooShort'));
-
-export const loginSchema = object({
-  email: requiredText('validation.fillAllFields'),
-  password: string().required(message('validation.fillAllFields')),
-});
-export type LoginValues = { email: string; password: string };
 
 export const signUpSchema = object({
   name: requiredText('validation.fillAllFields'),
