@@ -178,7 +178,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Video thumbnails come from YouTube's image servers (i.ytimg.com), or from YOUTUBE_API_URL's host.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', new URL(config.youtubeApiUrl).origin],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

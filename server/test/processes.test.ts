@@ -194,6 +194,7 @@ describe('create', () => {
       last_execution: null,
       next_execution: new Date(at.getTime() + 3 * DAY_MS).toISOString(),
       publication_time: '09:00',
+      publish_mode: 'auto',
       last_error: null,
       latest_execution_id: null,
       needs: [],

@@ -148,7 +148,7 @@ describe('resumable upload', () => {
       },
       status: {
         privacyStatus: 'private',
-        publishAt: meta.publishAt.toISOString(),
+        publishAt: meta.publishAt!.toISOString(),
         selfDeclaredMadeForKids: false,
         containsSyntheticMedia: true,
       },
@@ -162,7 +162,7 @@ describe('resumable upload', () => {
     });
     expect(video.status).toMatchObject({
       privacyStatus: 'private',
-      publishAt: meta.publishAt.toISOString(),
+      publishAt: meta.publishAt!.toISOString(),
       selfDeclaredMadeForKids: false,
       madeForKids: false,
       containsSyntheticMedia: true,

@@ -39,6 +39,8 @@ export const users = pgTable(
     tokenVersion: integer('token_version').notNull().default(0),
     /** When the owner of the address followed the link we sent there; null until then (and after an email change). */
     emailVerifiedAt: ts('email_verified_at'),
+    /** The interface language last used (pt or en): alerts sent while nobody is looking are written in it. */
+    language: text('language').notNull().default('en'),
     /**
      * Bumped (by the triggers of migration 0004, at commit) whenever something the user's lists show
      * changes: their processes, channels, API configurations, executions started, or a catalogue
@@ -301,6 +303,8 @@ export const processes = pgTable(
     executionSteps: jsonb('execution_steps').$type<string[]>(),
     lastExecution: ts('last_execution'),
     nextExecution: ts('next_execution').notNull(),
+    /** auto: the video is published at its time; review: it waits private until the owner approves it. */
+    publishMode: text('publish_mode').notNull().default('auto'),
     publicationTime: text('publication_time').notNull().default('09:00'),
     /** The last run's error: English text for logs, and a message key + params shown in the reader's language. */
     lastError: text('last_error'),
@@ -351,6 +355,13 @@ export const executions = pgTable(
     heartbeatAt: ts('heartbeat_at'),
     /** How many times a run left by a dead worker was resumed. */
     recoveries: integer('recoveries').notNull().default(0),
+    /** The worker holding the run now (its process id and host); null when nobody does. */
+    leaseOwner: text('lease_owner'),
+    /**
+     * Moves by one every time a worker takes the run. Every write of a run carries the fence it was
+     * taken with, so a worker that lost the run (a recovery gave it to another) changes nothing.
+     */
+    leaseFence: integer('lease_fence').notNull().default(0),
     startedAt: ts('started_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),
@@ -419,6 +430,39 @@ export const publications = pgTable(
     index('publications_process_idx').on(t.processId),
     index('publications_video_idx').on(t.videoId),
   ],
+);
+
+/** What each user wants to be told, and where (docs/engine.md, "Alerts"). */
+export const notificationSettings = pgTable('notification_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  runFailed: boolean('run_failed').notNull().default(true),
+  authorization: boolean('authorization').notNull().default(true),
+  quota: boolean('quota').notNull().default(true),
+  review: boolean('review').notNull().default(true),
+  /** A Slack/Discord-compatible webhook; signed with the secret below (HMAC-SHA256). */
+  webhookUrl: text('webhook_url'),
+  webhookSecretEnc: text('webhook_secret_enc'),
+  updatedAt: updatedAt(),
+});
+
+/** One row per alert sent: at most one per cause, process and day. */
+export const alertsSent = pgTable(
+  'alerts_sent',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processId: uuid('process_id')
+      .notNull()
+      .references(() => processes.id, { onDelete: 'cascade' }),
+    cause: text('cause').notNull(),
+    /** The UTC day, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.processId, t.cause, t.day] }), index('alerts_sent_created_idx').on(t.createdAt)],
 );
 
 /** Every call the engine makes to an external API, for the usage panel and quotas. */

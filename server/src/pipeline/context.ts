@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { MessageKey, MessageParams } from '../messages';
 import type { ChatModelClient } from '../providers/chatModel';
 import type { Services } from '../services';
-import type { ExecutionRow, ProcessRow } from '../services/executionRuns';
+import type { ExecutionRow, Lease, ProcessRow } from '../services/executionRuns';
 
 /**
  * What every step of a run receives, and the checkpoint it reads and extends. A step writes its
@@ -54,8 +54,12 @@ export interface StepContext {
   language: string;
   workDir: string;
   checkpoint: Checkpoint;
-  /** Persists the checkpoint now (in the middle of a step). */
+  /** Persists the checkpoint now (in the middle of a step). Throws LeaseLost when the run is no longer ours. */
   save(): Promise<void>;
+  /** This worker's hold on the run (services/executionRuns.ts, Lease). */
+  lease: Lease;
+  /** Throws LeaseLost unless the run is still ours: checked before anything that must happen once (an upload). */
+  assertHeld(): Promise<void>;
   /** Aborted when the run was cancelled or deleted, or the server is stopping. */
   signal: AbortSignal;
   services: Services;

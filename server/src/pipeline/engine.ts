@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { assertPublicUrl } from '../lib/egress';
 import type { Config } from '../config';
 import { QUEUES, type Queue } from '../queue';
 import type { Services } from '../services';
-import type { ExecutionRow } from '../services/executionRuns';
+import { LeaseLost, type ExecutionRow } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
 import { proxyDispatcher } from '../providers/outbound';
 import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';
@@ -15,8 +16,8 @@ import { STEPS } from './steps';
  * finds runs a dead worker left behind. pg-boss delivers the jobs (see worker.ts).
  */
 
-/** How often a running worker touches its execution. */
-export const HEARTBEAT_MS = 10_000;
+/** How often a running worker touches its execution (and learns that it was cancelled). */
+export const HEARTBEAT_MS = 2_000;
 /** A running execution not heard of for this long belongs to a dead worker. */
 export const STALE_AFTER_MS = 90_000;
 /** A run left by dead workers is resumed this many times, then ended in error. */
@@ -41,8 +42,13 @@ export interface Engine {
    * embedded database), so every running execution not waiting in the queue is an orphan.
    */
   recover(exclusive: boolean): Promise<number>;
-  /** Aborts the runs in progress (the server is stopping); they resume at the next start. */
+  /** Aborts the runs in progress (the server is stopping); they are handed back, see stopAll. */
   abortAll(): void;
+  /**
+   * Stops the runs in progress and waits for each to hand its run back: the lease released and the
+   * run queued again, so another worker (or the next start) goes on without counting a recovery.
+   */
+  stopAll(): Promise<void>;
 }
 
 function englishReason(error: unknown): string {
@@ -52,6 +58,8 @@ function englishReason(error: unknown): string {
 export function createEngine({ services, config, log, queue, now = () => new Date() }: EngineDeps): Engine {
   const { runs, executions } = services;
   const inProgress = new Map<string, AbortController>();
+  /** Who this engine is in a lease: host, process and a nonce (one process may run two engines in tests). */
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
 
   /**
    * The run's proxy: one of the admins' active http(s) proxies, picked by the execution id. A proxy
@@ -75,19 +83,26 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     return urls[index];
   }
 
+  /** Why a run was stopped from outside: the server is stopping, or the run is not ours any more. */
+  type StopReason = 'shutdown' | 'lost';
+
   async function run(executionId: string, jobId: string | null = null): Promise<void> {
-    let row = await runs.claim(executionId, jobId);
-    if (!row) return;
+    const claimed = await runs.claim(executionId, jobId, owner);
+    if (!claimed) return;
+    const { lease } = claimed;
+    let row = claimed.row;
     const process = await runs.processOf(row.processId);
     if (!process) return;
 
     const controller = new AbortController();
     inProgress.set(executionId, controller);
+    // Every couple of seconds: the heartbeat, which also tells whether the run is still ours
+    // (a cancel, a delete or a recovery takes it away): then everything stops at once.
     const beat = setInterval(() => {
       runs
-        .heartbeat(executionId, jobId)
+        .heartbeat(lease)
         .then((alive) => {
-          if (!alive) controller.abort();
+          if (!alive && !controller.signal.aborted) controller.abort('lost' satisfies StopReason);
         })
         .catch((error: unknown) => log.warn({ err: error, executionId }, 'heartbeat failed'));
     }, HEARTBEAT_MS);
@@ -103,7 +118,9 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       language: row.language,
       workDir: await executions.storage.workDir(executionId),
       checkpoint,
-      save: () => runs.saveCheckpoint(executionId, checkpoint, checkpoint.texts?.title),
+      save: () => runs.saveCheckpoint(lease, checkpoint, checkpoint.texts?.title),
+      lease,
+      assertHeld: () => runs.assertHeld(lease),
       signal: controller.signal,
       services,
       config,
@@ -111,7 +128,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       proxyUrl,
       dispatcher,
       async chat() {
-        const client = await services.chatModel.clientFor(row!.userId, {
+        const client = await services.chatModel.clientFor(row.userId, {
           timeoutMs: config.outboundTimeoutMs,
           maxRetries: 4,
           ...(dispatcher ? { dispatcher } : {}),
@@ -119,7 +136,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         if (!client) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
         return client;
       },
-      recordCall: (service, operation) => runs.recordCall(row!.userId, executionId, service, operation),
+      recordCall: (service, operation) => runs.recordCall(row.userId, executionId, service, operation),
       now,
     };
 
@@ -127,24 +144,37 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     let index = first;
     try {
       for (; index < PROCESS_STEPS.length; index += 1) {
-        if (controller.signal.aborted || !(await runs.heartbeat(executionId, jobId))) throw new RunAborted();
+        if (controller.signal.aborted) throw new RunAborted();
         const key = PROCESS_STEPS[index]!;
         // The server stopped after this step finished and before the next began: not made again.
         if (index === first && row.stepTimes[key]?.finishedAt) continue;
-        row = await runs.stepStarted(row, index);
+        row = await runs.stepStarted(lease, row, index);
         ctx.execution = row;
         log.info({ executionId, step: key }, 'step started');
         await STEPS[index]!(ctx);
         if (controller.signal.aborted) throw new RunAborted();
-        row = await runs.stepFinished(row, index, checkpoint);
+        row = await runs.stepFinished(lease, row, index, checkpoint);
       }
-      await runs.complete(row);
-      log.info({ executionId }, 'execution completed');
+      if ((checkpoint.publication as { review?: boolean } | undefined)?.review) {
+        await runs.awaitReview(lease, row);
+        log.info({ executionId }, 'execution waiting for review');
+      } else {
+        await runs.complete(lease, row);
+        log.info({ executionId }, 'execution completed');
+      }
     } catch (error) {
-      if (error instanceof RunAborted || controller.signal.aborted) {
-        log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution stopped');
-        // Deleted with its process: nothing may stay on disk.
+      const reason = controller.signal.aborted ? (controller.signal.reason as StopReason | undefined) : undefined;
+      if (error instanceof LeaseLost || reason === 'lost') {
+        log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution stopped: it is no longer this worker’s');
+        // Cancelled or deleted: whoever took it decides; deleted with its process: nothing may stay on disk.
         if (!(await runs.load(executionId))) await executions.storage.remove(executionId);
+        return;
+      }
+      if (error instanceof RunAborted || reason === 'shutdown') {
+        // A graceful stop hands the run back without spending a recovery: queued again at once,
+        // another worker (or this server's next start) goes on from the checkpoint.
+        log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution handed back (the server is stopping)');
+        if (await runs.release(lease)) await executions.resume(executionId, row.processId).catch(() => undefined);
         return;
       }
       const failure =
@@ -153,7 +183,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
           : { key: 'pipeline.failed' as const, params: { reason: englishReason(error) }, text: englishReason(error) };
       if (!(error instanceof StepFailure)) log.error({ err: error, executionId, step: PROCESS_STEPS[index] }, 'step crashed');
       else log.warn({ executionId, step: PROCESS_STEPS[index], reason: error.message }, 'execution failed');
-      await runs.fail(row, failure);
+      await runs.fail(row, failure, lease);
     } finally {
       clearInterval(beat);
       inProgress.delete(executionId);
@@ -213,9 +243,13 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     return handled;
   }
 
-  function abortAll(): void {
-    for (const controller of inProgress.values()) controller.abort();
+  /** Stops every run in progress and waits until each has handed its run back. */
+  async function stopAll(): Promise<void> {
+    const running = [...inProgress.keys()];
+    for (const controller of inProgress.values()) controller.abort('shutdown' satisfies StopReason);
+    const deadline = Date.now() + 15_000;
+    while (running.some((id) => inProgress.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   }
 
-  return { run, tick, recover, abortAll };
+  return { run, tick, recover, abortAll: () => void stopAll(), stopAll };
 }

@@ -14,7 +14,7 @@ const STATS_CRON = '17 * * * *';
 
 export interface RunningEngine {
   engine: Engine;
-  /** Stops taking jobs and aborts the runs in progress (they resume at the next start). */
+  /** Stops taking jobs and hands the runs in progress back (another worker, or the next start, goes on). */
   stop(): Promise<void>;
 }
 
@@ -73,7 +73,8 @@ export async function startEngine(options: {
     engine,
     async stop() {
       for (const id of workers) await queue.boss.offWork({ id }).catch(() => undefined);
-      engine.abortAll();
+      // Runs in progress are handed back (queued again, no recovery counted) before the queue stops.
+      await engine.stopAll();
     },
   };
 }

@@ -28,8 +28,8 @@ export interface VideoMetadata {
   language: string;
   /** Default '24' (Entertainment). */
   categoryId?: string;
-  /** When the private video goes public. */
-  publishAt: Date;
+  /** When the private video goes public; null keeps it private (a video waiting for the owner's review). */
+  publishAt: Date | null;
   madeForKids: boolean;
   /** Declared as altered or synthetic content (status.containsSyntheticMedia). */
   syntheticMedia: boolean;
@@ -174,7 +174,7 @@ function cleanMetadata(metadata: VideoMetadata): youtube_v3.Schema$Video {
     },
     status: {
       privacyStatus: 'private',
-      publishAt: metadata.publishAt.toISOString(),
+      ...(metadata.publishAt ? { publishAt: metadata.publishAt.toISOString() } : {}),
       selfDeclaredMadeForKids: metadata.madeForKids,
       containsSyntheticMedia: metadata.syntheticMedia,
     },
@@ -430,15 +430,32 @@ export function createYoutubePublisher(
    * publishAt is dropped (it is only allowed on private videos). A video already public is left alone.
    */
   async function setPublic(input: { credentials: PublisherCredentials; videoId: string }): Promise<void> {
-    const yt = api(input.credentials);
-    const listed = await withRetry(() => yt.videos.list({ id: [input.videoId], part: ['status'] }, callOptions));
-    const status = listed.data.items?.find((v) => v.id === input.videoId)?.status;
-    if (!status) throw new PublishError('not_found', `YouTube has no video ${input.videoId}`, 404, 'videoNotFound');
+    await updateStatus(input.credentials, input.videoId, { privacyStatus: 'public' });
+  }
+
+  /**
+   * Keeps a private video private until `publishAt`, when YouTube publishes it (the approval of a
+   * reviewed video for its publication time). The video's other status fields are kept.
+   */
+  async function schedule(input: { credentials: PublisherCredentials; videoId: string; publishAt: Date }): Promise<void> {
+    await updateStatus(input.credentials, input.videoId, { privacyStatus: 'private', publishAt: input.publishAt.toISOString() });
+  }
+
+  /** videos.update(part=status) with `change`, after reading the fields YouTube wants sent back. A public video stays public. */
+  async function updateStatus(
+    credentials: PublisherCredentials,
+    videoId: string,
+    change: { privacyStatus: 'public' } | { privacyStatus: 'private'; publishAt: string },
+  ): Promise<void> {
+    const yt = api(credentials);
+    const listed = await withRetry(() => yt.videos.list({ id: [videoId], part: ['status'] }, callOptions));
+    const status = listed.data.items?.find((v) => v.id === videoId)?.status;
+    if (!status) throw new PublishError('not_found', `YouTube has no video ${videoId}`, 404, 'videoNotFound');
     if (status.privacyStatus === 'public') return;
     const requestBody: youtube_v3.Schema$Video = {
-      id: input.videoId,
+      id: videoId,
       status: {
-        privacyStatus: 'public',
+        ...change,
         ...(status.license != null ? { license: status.license } : {}),
         ...(status.embeddable != null ? { embeddable: status.embeddable } : {}),
         ...(status.publicStatsViewable != null ? { publicStatsViewable: status.publicStatsViewable } : {}),
@@ -513,7 +530,7 @@ export function createYoutubePublisher(
     return found;
   }
 
-  return { uploadVideo, setThumbnail, setPublic, deleteVideo, videoStats, channelStats };
+  return { uploadVideo, setThumbnail, setPublic, schedule, deleteVideo, videoStats, channelStats };
 }
 
 export type YoutubePublisher = ReturnType<typeof createYoutubePublisher>;

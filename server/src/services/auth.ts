@@ -213,7 +213,7 @@ export function createAuthService(deps: AuthDeps) {
     try {
       [user] = (await db
         .insert(users)
-        .values({ name, email, passwordHash, plan: DEFAULT_PLAN, billingPeriod: billing, timeZone })
+        .values({ name, email, passwordHash, plan: DEFAULT_PLAN, billingPeriod: billing, timeZone, language })
         .returning()) as [UserRow];
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('auth.emailTaken');
@@ -254,7 +254,7 @@ export function createAuthService(deps: AuthDeps) {
     return new AppError(429, 'auth.tooManyAttempts', { minutes: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
   }
 
-  async function login(input: { email: string; password: string }, address: string): Promise<AuthResult> {
+  async function login(input: { email: string; password: string }, address: string, language?: Language): Promise<AuthResult> {
     if (!input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const email = normalizeEmail(input.email);
     await countAttempt(email, address);
@@ -263,11 +263,12 @@ export function createAuthService(deps: AuthDeps) {
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash(cost)));
     if (!user || !valid) throw unauthorized('auth.invalidCredentials');
     await db.delete(loginFailures).where(eq(loginFailures.email, email));
-    // A hash made cheaper than today's cost is made again, now that the password is known.
-    if (needsRehash(user.passwordHash, cost)) {
-      const passwordHash = await hashPassword(input.password, cost);
-      await db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    }
+    // A hash made cheaper than today's cost is made again, now that the password is known; the
+    // interface language is kept for what is sent while the user is away (alerts).
+    const changes: Partial<UserRow> = {};
+    if (needsRehash(user.passwordHash, cost)) changes.passwordHash = await hashPassword(input.password, cost);
+    if (language && language !== user.language) changes.language = language;
+    if (Object.keys(changes).length > 0) await db.update(users).set(changes).where(eq(users.id, user.id));
     return openSession(user);
   }
 
@@ -325,7 +326,7 @@ export function createAuthService(deps: AuthDeps) {
     try {
       [updated] = (await db
         .update(users)
-        .set({ name, email, timeZone, updatedAt: now(), ...(emailChanged ? { emailVerifiedAt: null } : {}) })
+        .set({ name, email, timeZone, language, updatedAt: now(), ...(emailChanged ? { emailVerifiedAt: null } : {}) })
         .where(eq(users.id, user.id))
         .returning()) as [UserRow];
     } catch (error) {

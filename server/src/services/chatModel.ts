@@ -103,7 +103,12 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
    */
   function transport(baseUrl: string | null, dispatcher?: object): Pick<ChatModelClientOptions, 'fetch' | 'dispatcher'> {
     if (baseUrl === null) return dispatcher ? { dispatcher } : {};
-    return { fetch: userFetch({ allowPrivate, proxy: dispatcher as Dispatcher | undefined }) as ChatModelClientOptions['fetch'] };
+    return {
+      fetch: userFetch({
+        allowPrivate,
+        proxy: dispatcher as Dispatcher | undefined,
+      }) as unknown as ChatModelClientOptions['fetch'],
+    };
   }
 
   /** A stored key goes only to the host it was saved for: a new host needs the key typed again. */

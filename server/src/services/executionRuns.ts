@@ -38,39 +38,88 @@ export function slotAfter(due: Date, now: Date): Date {
   return new Date(due.getTime() + steps * INTERVAL_MS);
 }
 
+/**
+ * A worker's hold on a run: who (owner) and which taking of it (fence). Every write of the run
+ * checks both in the same statement; a worker whose run was given to another (by a recovery, or
+ * taken back by a cancel) finds nothing to write and stops (LeaseLost).
+ */
+export interface Lease {
+  executionId: string;
+  owner: string;
+  fence: number;
+}
+
+/** The run is no longer this worker's: stop at once, write nothing more. */
+export class LeaseLost extends Error {
+  constructor(readonly executionId: string) {
+    super(`the run ${executionId} is no longer held by this worker`);
+    this.name = 'LeaseLost';
+  }
+}
+
+/** A heartbeat older than this means the holder is gone (the engine's STALE_AFTER_MS). */
+export const LEASE_STALE_MS = 90_000;
+
 export function createExecutionRunService({ db, now }: { db: Db; now: () => Date }) {
+  /** The conditions every write of a held run carries: still running, still this taking. */
+  const held = (lease: Lease) =>
+    and(eq(executions.id, lease.executionId), eq(executions.status, 'running'), eq(executions.leaseFence, lease.fence));
+
   /**
-   * Takes the execution for a job: it must still be running and not handed to a newer job.
-   * Answers the row, or undefined when the job has nothing to do (cancelled, finished, deleted,
-   * superseded by a recovery).
+   * Takes the execution for a job: it must still be running, not handed to a newer job, and held
+   * by nobody (or by a holder whose heartbeat went stale). Moves the fence, so whoever held it
+   * before can write nothing more. Answers the row and the lease, or undefined when the job has
+   * nothing to do (cancelled, finished, deleted, superseded, or another worker is on it).
    */
-  async function claim(executionId: string, jobId: string | null): Promise<ExecutionRow | undefined> {
+  async function claim(
+    executionId: string,
+    jobId: string | null,
+    owner: string,
+  ): Promise<{ row: ExecutionRow; lease: Lease } | undefined> {
+    const staleBefore = new Date(now().getTime() - LEASE_STALE_MS);
     const [row] = await db
       .update(executions)
-      .set({ heartbeatAt: now(), ...(jobId ? { jobId } : {}) })
+      .set({
+        heartbeatAt: now(),
+        leaseOwner: owner,
+        leaseFence: sql`${executions.leaseFence} + 1`,
+        ...(jobId ? { jobId } : {}),
+      })
       .where(
         and(
           eq(executions.id, executionId),
           eq(executions.status, 'running'),
           jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
+          or(
+            isNull(executions.leaseOwner),
+            sql`coalesce(${executions.heartbeatAt}, ${executions.createdAt}) < ${staleBefore.toISOString()}`,
+          ),
         ),
       )
       .returning();
-    return row;
+    return row ? { row, lease: { executionId, owner, fence: row.leaseFence } } : undefined;
   }
 
-  /** Touches the heartbeat; false when the run was cancelled, finished elsewhere or deleted. */
-  async function heartbeat(executionId: string, jobId: string | null): Promise<boolean> {
+  /** Touches the heartbeat; false when the run was cancelled, finished, deleted or taken by another worker. */
+  async function heartbeat(lease: Lease): Promise<boolean> {
+    const rows = await db.update(executions).set({ heartbeatAt: now() }).where(held(lease)).returning({ id: executions.id });
+    return rows.length > 0;
+  }
+
+  /** Throws LeaseLost unless the run is still this lease's (the check before an upload starts). */
+  async function assertHeld(lease: Lease): Promise<void> {
+    if (!(await heartbeat(lease))) throw new LeaseLost(lease.executionId);
+  }
+
+  /**
+   * Gives the run back without spending a recovery (a graceful stop): nobody holds it, and the
+   * fence moves so this worker can write nothing more. The caller queues it again.
+   */
+  async function release(lease: Lease): Promise<boolean> {
     const rows = await db
       .update(executions)
-      .set({ heartbeatAt: now() })
-      .where(
-        and(
-          eq(executions.id, executionId),
-          eq(executions.status, 'running'),
-          jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
-        ),
-      )
+      .set({ leaseOwner: null, jobId: null, leaseFence: sql`${executions.leaseFence} + 1` })
+      .where(held(lease))
       .returning({ id: executions.id });
     return rows.length > 0;
   }
@@ -106,50 +155,69 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
     return row ? { ...row.texts, content: row.content, promptName: row.promptName } : undefined;
   }
 
-  /** Step `index` starts: its start time, the execution's and the process's current step. */
-  async function stepStarted(row: ExecutionRow, index: number): Promise<ExecutionRow> {
+  /** Step `index` starts: its start time, the execution's and the process's current step. Throws LeaseLost. */
+  async function stepStarted(lease: Lease, row: ExecutionRow, index: number): Promise<ExecutionRow> {
     const key = PROCESS_STEPS[index]!;
     const stepTimes = { ...row.stepTimes, [key]: { startedAt: now().toISOString() } };
     return db.transaction(async (tx) => {
       const [updated] = await tx
         .update(executions)
         .set({ currentStep: index, stepTimes, heartbeatAt: now() })
-        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .where(held(lease))
         .returning();
-      if (!updated) return row;
+      if (!updated) throw new LeaseLost(lease.executionId);
       await tx.update(processes).set({ executionStep: index, status: 'running' }).where(eq(processes.id, row.processId));
       return updated;
     });
   }
 
-  /** Step `index` finished: its finish time and the checkpoint with its outputs. */
-  async function stepFinished(row: ExecutionRow, index: number, checkpoint: Record<string, unknown>): Promise<ExecutionRow> {
+  /** Step `index` finished: its finish time and the checkpoint with its outputs. Throws LeaseLost. */
+  async function stepFinished(
+    lease: Lease,
+    row: ExecutionRow,
+    index: number,
+    checkpoint: Record<string, unknown>,
+  ): Promise<ExecutionRow> {
     const key = PROCESS_STEPS[index]!;
     const stepTimes = { ...row.stepTimes, [key]: { ...row.stepTimes[key], finishedAt: now().toISOString() } };
     const [updated] = await db
       .update(executions)
       .set({ stepTimes, checkpoint, heartbeatAt: now() })
-      .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+      .where(held(lease))
       .returning();
-    return updated ?? row;
+    if (!updated) throw new LeaseLost(lease.executionId);
+    return updated;
   }
 
-  /** Saves the checkpoint in the middle of a step (after each chapter, each audio...). */
-  async function saveCheckpoint(executionId: string, checkpoint: Record<string, unknown>, storyTitle?: string): Promise<void> {
-    await db
+  /** Saves the checkpoint in the middle of a step (after each chapter, each audio...). Throws LeaseLost. */
+  async function saveCheckpoint(lease: Lease, checkpoint: Record<string, unknown>, storyTitle?: string): Promise<void> {
+    const rows = await db
       .update(executions)
       .set({ checkpoint, heartbeatAt: now(), ...(storyTitle ? { storyTitle } : {}) })
-      .where(and(eq(executions.id, executionId), eq(executions.status, 'running')));
+      .where(held(lease))
+      .returning({ id: executions.id });
+    if (rows.length === 0) throw new LeaseLost(lease.executionId);
   }
 
-  /** The run failed: the execution and the process say why. */
-  async function fail(row: ExecutionRow, error: StoredError): Promise<void> {
+  /**
+   * The run failed: the execution and the process say why. With a lease, only while it is still
+   * this worker's (a lost run is not failed by a worker that no longer holds it); without one
+   * (a recovery ending a run left too often), while it is running.
+   */
+  async function fail(row: ExecutionRow, error: StoredError, lease?: Lease): Promise<void> {
     const at = now();
     await db.transaction(async (tx) => {
       const updated = await tx
         .update(executions)
-        .set({ status: 'error', error: error.text, errorKey: error.key, errorParams: error.params ?? {}, finishedAt: at })
-        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .set({
+          status: 'error',
+          error: error.text,
+          errorKey: error.key,
+          errorParams: error.params ?? {},
+          finishedAt: at,
+          leaseOwner: null,
+        })
+        .where(lease ? held(lease) : and(eq(executions.id, row.id), eq(executions.status, 'running')))
         .returning({ id: executions.id });
       if (updated.length === 0) return;
       await tx
@@ -165,19 +233,36 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
     });
   }
 
-  /** The run finished every step. */
-  async function complete(row: ExecutionRow): Promise<void> {
+  /** The run finished every step. Throws LeaseLost when it is no longer this worker's. */
+  async function complete(lease: Lease, row: ExecutionRow): Promise<void> {
     const at = now();
     await db.transaction(async (tx) => {
       const updated = await tx
         .update(executions)
-        .set({ status: 'completed', finishedAt: at, error: null, errorKey: null, errorParams: null })
-        .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .set({ status: 'completed', finishedAt: at, error: null, errorKey: null, errorParams: null, leaseOwner: null })
+        .where(held(lease))
         .returning({ id: executions.id });
-      if (updated.length === 0) return;
+      if (updated.length === 0) throw new LeaseLost(lease.executionId);
       await tx
         .update(processes)
         .set({ status: 'completed', executionStep: PROCESS_STEPS.length - 1, updatedAt: at })
+        .where(eq(processes.id, row.processId));
+    });
+  }
+
+  /** The video is on YouTube, private, waiting for its owner's review (publish_mode "review"). Throws LeaseLost. */
+  async function awaitReview(lease: Lease, row: ExecutionRow): Promise<void> {
+    const at = now();
+    await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(executions)
+        .set({ status: 'awaiting_review', leaseOwner: null })
+        .where(held(lease))
+        .returning({ id: executions.id });
+      if (updated.length === 0) throw new LeaseLost(lease.executionId);
+      await tx
+        .update(processes)
+        .set({ status: 'awaiting_review', executionStep: PROCESS_STEPS.length - 1, updatedAt: at })
         .where(eq(processes.id, row.processId));
     });
   }
@@ -246,11 +331,20 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
       );
   }
 
-  /** Takes an orphan for a resume (one taker wins); answers its new recovery count, or undefined. */
+  /**
+   * Takes an orphan for a resume (one taker wins); answers its new recovery count, or undefined.
+   * The fence moves, so a worker thought dead that wakes up can write nothing more.
+   */
   async function claimOrphan(row: ExecutionRow): Promise<number | undefined> {
     const [updated] = await db
       .update(executions)
-      .set({ recoveries: row.recoveries + 1, heartbeatAt: now(), jobId: null })
+      .set({
+        recoveries: row.recoveries + 1,
+        heartbeatAt: now(),
+        jobId: null,
+        leaseOwner: null,
+        leaseFence: sql`${executions.leaseFence} + 1`,
+      })
       .where(and(eq(executions.id, row.id), eq(executions.status, 'running'), eq(executions.recoveries, row.recoveries)))
       .returning({ recoveries: executions.recoveries });
     return updated?.recoveries;
@@ -269,6 +363,8 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
   return {
     claim,
     heartbeat,
+    assertHeld,
+    release,
     load,
     processOf,
     voice,
@@ -279,6 +375,7 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
     saveCheckpoint,
     fail,
     complete,
+    awaitReview,
     previousTitles,
     reserveTitle,
     recordCall,

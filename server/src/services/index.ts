@@ -9,6 +9,7 @@ import { createYoutubeQuota } from './youtubeQuota';
 import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage';
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
+import { createRunControl } from './runControl';
 import { SecretBox } from '../lib/secrets';
 import { createAccountService } from './account';
 import { createAuthService, type AuthEmailJob } from './auth';
@@ -129,6 +130,15 @@ export function createServices(deps: ServiceDeps) {
     ...(queue ? { enqueueRefresh: (userId: string) => enqueueStatsRefresh(queue, userId) } : {}),
   });
 
+  const runControl = createRunControl({
+    db: deps.db,
+    now,
+    executions,
+    runs,
+    publications,
+    log: (error, message) => console.warn(message, error instanceof Error ? error.message : error),
+  });
+
   const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia });
   const subscription = createSubscriptionService({ db: deps.db, now });
 
@@ -173,6 +183,7 @@ export function createServices(deps: ServiceDeps) {
     processes,
     executions,
     runs,
+    runControl,
     publications,
     publisher,
     health,

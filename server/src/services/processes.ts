@@ -73,6 +73,8 @@ export interface ProcessDto {
   last_execution: string | null;
   next_execution: string;
   publication_time: string;
+  /** auto: published at its time; review: the video waits private until the owner approves it. */
+  publish_mode: PublishMode;
   last_error: string | null;
   /** The newest execution, for the status dialog. */
   latest_execution_id: string | null;
@@ -101,6 +103,7 @@ export interface CreateProcessInput {
   voice_id: string | null;
   is_active?: boolean;
   publication_time?: string;
+  publish_mode?: string;
 }
 
 /** An update: any of the create fields; only those sent change. */
@@ -144,6 +147,16 @@ function parseName(value: string | undefined): string {
   const name = value?.trim() ?? '';
   if (!name) throw unprocessable('processes.nameRequired');
   return name.slice(0, NAME_MAX);
+}
+
+export const PUBLISH_MODES = ['auto', 'review'] as const;
+export type PublishMode = (typeof PUBLISH_MODES)[number];
+
+/** auto (the default) or review. */
+function parsePublishMode(value: string | undefined): PublishMode {
+  if (value === undefined) return 'auto';
+  if (value !== 'auto' && value !== 'review') throw unprocessable('processes.publishModeInvalid');
+  return value;
 }
 
 function parsePublicationTime(value: string): string {
@@ -245,6 +258,7 @@ function toDto(row: JoinedRow, into: Language): ProcessDto {
     last_execution: p.lastExecution?.toISOString() ?? null,
     next_execution: p.nextExecution.toISOString(),
     publication_time: p.publicationTime,
+    publish_mode: p.publishMode === 'review' ? 'review' : 'auto',
     last_error: describeError(p.lastErrorKey, p.lastErrorParams, p.lastError, into),
     latest_execution_id: row.latestExecutionId,
     needs: needsOf(row),
@@ -405,6 +419,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
           lastExecution: null,
           nextExecution: new Date(at.getTime() + EXECUTION_INTERVAL_DAYS * DAY_MS),
           publicationTime,
+          publishMode: parsePublishMode(input.publish_mode),
           createdAt: at,
           updatedAt: at,
         })
@@ -475,6 +490,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
         changes.voiceId = voiceId;
       }
       if (input.publication_time !== undefined) changes.publicationTime = parsePublicationTime(input.publication_time);
+      if (input.publish_mode !== undefined) changes.publishMode = parsePublishMode(input.publish_mode);
       if (input.is_active !== undefined) changes.isActive = input.is_active;
 
       await tx

@@ -1,9 +1,10 @@
 import { and, count, desc, eq, gte, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
-import { channels, processes, publications } from '../db/schema';
+import { channels, executions, processes, publications } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
+import type { Lease } from './executionRuns';
 import type { Page } from './paging';
 import type { YoutubeApiService } from './youtubeApis';
 import type { YoutubeQuota } from './youtubeQuota';
@@ -15,7 +16,7 @@ import type { YoutubeQuota } from './youtubeQuota';
  * (docs/api-publications.md).
  */
 
-export const PUBLICATION_STATUSES = ['published', 'processing', 'failed'] as const;
+export const PUBLICATION_STATUSES = ['published', 'processing', 'awaiting_review', 'failed'] as const;
 export const PUBLICATION_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export const DATE_RANGES = [7, 30, 90] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
@@ -128,7 +129,7 @@ export interface PublicationServiceDeps {
   db: Db;
   now: () => Date;
   youtubeApis: Pick<YoutubeApiService, 'credentialsFor'>;
-  publisher: Pick<YoutubePublisher, 'setPublic' | 'deleteVideo' | 'videoStats' | 'channelStats'>;
+  publisher: Pick<YoutubePublisher, 'setPublic' | 'schedule' | 'deleteVideo' | 'videoStats' | 'channelStats'>;
   quota: YoutubeQuota;
   log?: (error: unknown, message: string) => void;
   /** Hands an on-demand statistics refresh to the job queue; absent: it runs in this process. */
@@ -324,6 +325,44 @@ export function createPublicationService({
       .set({ visibility: 'public', status: 'published', publishedAt: current.publication.publishedAt ?? now(), updatedAt: now() })
       .where(eq(publications.id, id));
     return get(userId, id);
+  }
+
+  /**
+   * A reviewed video approved for a time: it stays private on YouTube until `publishAt`, when
+   * YouTube publishes it; the record waits for that time as any scheduled video.
+   */
+  async function schedule(userId: string, id: string, publishAt: Date): Promise<PublicationDto> {
+    const current = await row(userId, id);
+    const videoId = current.publication.videoId;
+    if (!videoId) throw unprocessable('publications.noVideo');
+    const credentials = await credentialsOf(userId, current);
+    try {
+      await publisher.schedule({ credentials, videoId, publishAt });
+    } catch (error) {
+      log?.(error, 'videos.update failed');
+      throw youtubeFailure(error);
+    } finally {
+      await recordYoutubeCall(userId, 'videos.update', { youtubeApiId: credentials.youtubeApiId });
+    }
+    await db
+      .update(publications)
+      .set({ status: 'processing', visibility: 'private', publishedAt: publishAt, updatedAt: now() })
+      .where(eq(publications.id, id));
+    return get(userId, id);
+  }
+
+  /** The publication of an execution, if it has one. */
+  async function idOfExecution(executionId: string): Promise<string | undefined> {
+    const [found] = await db.select({ id: publications.id }).from(publications).where(eq(publications.executionId, executionId));
+    return found?.id;
+  }
+
+  /** The uploaded video waits for its owner's review (private, no publication time). */
+  async function awaitingReview(id: string): Promise<void> {
+    await db
+      .update(publications)
+      .set({ status: 'awaiting_review', publishedAt: null, updatedAt: now() })
+      .where(eq(publications.id, id));
   }
 
   /**
@@ -584,12 +623,36 @@ export function createPublicationService({
     return created!;
   }
 
-  async function saveUploadSession(id: string, session: Record<string, unknown> | null): Promise<void> {
-    await db.update(publications).set({ uploadSession: session, updatedAt: now() }).where(eq(publications.id, id));
+  /**
+   * With a lease, a write only while the run is still that worker's: the publication's row and the
+   * run's lease are checked in the same statement (services/executionRuns.ts, Lease).
+   */
+  const whileHeld = (id: string, lease?: Lease) =>
+    lease
+      ? and(
+          eq(publications.id, id),
+          sql`exists (select 1 from ${executions} where ${executions.id} = ${lease.executionId} and ${executions.leaseFence} = ${lease.fence} and ${executions.status} = 'running')`,
+        )
+      : eq(publications.id, id);
+
+  /** Stores the resumable upload session; false when the run is no longer `lease`'s. */
+  async function saveUploadSession(id: string, session: Record<string, unknown> | null, lease?: Lease): Promise<boolean> {
+    const rows = await db
+      .update(publications)
+      .set({ uploadSession: session, updatedAt: now() })
+      .where(whileHeld(id, lease))
+      .returning({ id: publications.id });
+    return rows.length > 0;
   }
 
-  async function uploaded(id: string, videoId: string): Promise<void> {
-    await db.update(publications).set({ videoId, uploadSession: null, updatedAt: now() }).where(eq(publications.id, id));
+  /** Records the uploaded video; false when the run is no longer `lease`'s (cancelled, or taken by another worker). */
+  async function uploaded(id: string, videoId: string, lease?: Lease): Promise<boolean> {
+    const rows = await db
+      .update(publications)
+      .set({ videoId, uploadSession: null, updatedAt: now() })
+      .where(whileHeld(id, lease))
+      .returning({ id: publications.id });
+    return rows.length > 0;
   }
 
   async function uploadFailed(id: string, reason: string): Promise<void> {
@@ -626,6 +689,9 @@ export function createPublicationService({
     create,
     update,
     publishPublic,
+    schedule,
+    idOfExecution,
+    awaitingReview,
     remove,
     report,
     refreshStatsFor,

@@ -1,38 +1,15 @@
 import path from 'node:path';
-import { localParts, publishAtFor, zonedTimeToUtc } from '../../lib/timeZones';
 import { PublishError } from '../../providers/youtubeUpload';
 import { MEDIA_FILES } from '../../services/executions';
+import { publishAtOf } from '../../services/publishTime';
+import { LeaseLost } from '../../services/executionRuns';
 import { StepFailure, type StepContext } from '../context';
 import { languageName } from '../story';
 
-/** YouTube refuses a publishAt too close to now: a time that has (nearly) passed moves to the next day. */
-const MIN_LEAD_MS = 15 * 60 * 1000;
+export { publishAtOf };
+
 /** YouTube's description limit (bytes; characters are a safe bound here). */
 const DESCRIPTION_MAX = 4900;
-
-/**
- * When the video goes public: the day after the execution at the process's publication time, in
- * the owner's time zone. A retry after that moment takes the next such time still ahead.
- */
-export function publishAtOf(executedAt: Date, time: string, timeZone: string, now: Date): Date {
-  let publishAt = publishAtFor(executedAt, time, timeZone);
-  while (publishAt.getTime() < now.getTime() + MIN_LEAD_MS) {
-    const day = localParts(publishAt, timeZone);
-    const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
-    const [hour, minute] = time.split(':').map(Number);
-    publishAt = zonedTimeToUtc(
-      {
-        year: next.getUTCFullYear(),
-        month: next.getUTCMonth() + 1,
-        day: next.getUTCDate(),
-        hour: hour ?? 9,
-        minute: minute ?? 0,
-      },
-      timeZone,
-    );
-  }
-  return publishAt;
-}
 
 /**
  * The video's tags, from the story: its title, the prompt's name, the language, then the title's
@@ -77,6 +54,8 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
   if (!credentials) throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
   const timeZone = await services.runs.timeZoneOf(ctx.userId);
   const title = ctx.checkpoint.texts!.title;
+  // "review first": uploaded private with no publication time; the owner approves or rejects it.
+  const review = process.publishMode === 'review';
   const publishAt = publishAtOf(execution.startedAt, process.publicationTime, timeZone, ctx.now());
 
   const publication = await services.publications.forExecution({
@@ -90,6 +69,8 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
   let videoId = publication.videoId;
   try {
     if (!videoId) {
+      // Only the run's holder starts (or resumes) the upload: one execution, one video.
+      await ctx.assertHeld();
       const texts = process.promptId ? await services.runs.promptTexts(process.promptId, ctx.language) : undefined;
       const description = `${ctx.checkpoint.texts!.premise}\n\n${title}`.slice(0, DESCRIPTION_MAX);
       const session = publication.uploadSession as { uri: string; total: number } | null;
@@ -101,12 +82,16 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
           description,
           tags: storyTags(title, texts?.promptName, ctx.language),
           language: ctx.language,
-          publishAt: publication.publishedAt ?? publishAt,
+          publishAt: review ? null : (publication.publishedAt ?? publishAt),
           madeForKids: false,
           syntheticMedia: true,
         },
         session: session?.uri ? session : null,
-        onSession: (next) => services.publications.saveUploadSession(publication.id, { ...next }),
+        onSession: async (next) => {
+          if (!(await services.publications.saveUploadSession(publication.id, { ...next }, ctx.lease))) {
+            throw new LeaseLost(execution.id);
+          }
+        },
         signal: ctx.signal,
         ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
       }));
@@ -114,12 +99,25 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         youtubeApiId: credentials.youtubeApiId,
         executionId: execution.id,
       });
-      await services.publications.uploaded(publication.id, videoId);
+      if (!(await services.publications.uploaded(publication.id, videoId, ctx.lease))) {
+        // Uploaded, but the run is no longer ours. Cancelled: the video must not stay on YouTube.
+        // Taken by another worker: it resumes the same upload session and records this same video.
+        const now = await services.runs.load(execution.id);
+        if (now?.status === 'cancelled') {
+          await services.publisher
+            .deleteVideo({ credentials, videoId })
+            .catch((error: unknown) =>
+              ctx.log.warn({ err: error, executionId: execution.id, videoId }, 'video of a cancelled run not deleted'),
+            );
+        }
+        throw new LeaseLost(execution.id);
+      }
     }
-    ctx.checkpoint.publication = { id: publication.id, videoId };
+    if (review) await services.publications.awaitingReview(publication.id);
+    ctx.checkpoint.publication = { id: publication.id, videoId, review };
     await ctx.save();
   } catch (error) {
-    if (ctx.signal.aborted) throw error;
+    if (ctx.signal.aborted || error instanceof LeaseLost) throw error;
     const failure = failureOf(error);
     await services.publications.uploadFailed(publication.id, failure.message);
     throw failure;

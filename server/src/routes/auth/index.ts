@@ -73,7 +73,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: authResultSchema, ...errorResponses },
       },
     },
-    async (request) => auth.login(request.body, request.ip),
+    async (request) => auth.login(request.body, request.ip, request.language),
   );
 
   app.get('/me', { preHandler: requireUser, schema: { response: { 200: userSchema, ...errorResponses } } }, async (request) =>

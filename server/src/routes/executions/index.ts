@@ -3,9 +3,12 @@ import { requireUser } from '../guards';
 import { detailSchema, errorResponses, idParams, type IdParams } from '../schemas';
 import { executionSchema, startedSchema } from '../processes/executionSchemas';
 
-/** One execution, and retrying a failed one from its checkpoint (docs/api-processes.md). */
+/**
+ * One execution; retrying a failed one from its checkpoint; cancelling a running one; approving or
+ * rejecting a video that waits for review (docs/api-processes.md).
+ */
 export default async function executionRoutes(app: FastifyInstance): Promise<void> {
-  const { executions, processes } = app.services;
+  const { executions, processes, runControl } = app.services;
   app.addHook('preHandler', requireUser);
 
   app.get<{ Params: IdParams }>(
@@ -24,5 +27,36 @@ export default async function executionRoutes(app: FastifyInstance): Promise<voi
         process: await processes.get(request.user.id, started.process_id, request.language),
       });
     },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/:id/cancel',
+    { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses } } },
+    async (request) => runControl.cancel(request.user.id, request.params.id, request.language),
+  );
+
+  app.post<{ Params: IdParams; Body: { when?: 'now' | 'scheduled' } }>(
+    '/:id/approve',
+    {
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { when: { type: 'string', enum: ['now', 'scheduled'] } },
+        },
+        response: { 200: executionSchema, ...errorResponses, 502: detailSchema },
+      },
+    },
+    async (request) => runControl.approve(request.user.id, request.params.id, request.body.when ?? 'scheduled', request.language),
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/:id/reject',
+    { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses, 502: detailSchema } } },
+    async (request) => runControl.reject(request.user.id, request.params.id, request.language),
   );
 }

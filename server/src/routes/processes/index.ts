@@ -39,6 +39,7 @@ export const processSchema = {
     'last_execution',
     'next_execution',
     'publication_time',
+    'publish_mode',
     'last_error',
     'latest_execution_id',
     'needs',
@@ -64,6 +65,7 @@ export const processSchema = {
     last_execution: nullableDateTime,
     next_execution: dateTime,
     publication_time: { type: 'string' },
+    publish_mode: { type: 'string', enum: ['auto', 'review'] },
     last_error: nullableString,
     latest_execution_id: nullableString,
     needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },
@@ -101,6 +103,7 @@ const bodyProperties = {
   is_active: { type: 'boolean' },
   // The shape only (digits:digits); the range (00:00 to 23:59) is the service's 422 with its message.
   publication_time: { type: 'string', maxLength: 5, pattern: '^[0-9]{1,2}:[0-9]{2}$' },
+  publish_mode: { type: 'string', enum: ['auto', 'review'] },
 } as const;
 
 export default async function processRoutes(app: FastifyInstance): Promise<void> {
