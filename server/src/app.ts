@@ -16,6 +16,7 @@ import type { Config } from './config';
 import type { Database } from './db';
 import { AppError } from './errors';
 import { languageFrom, translate, type Language } from './messages';
+import { metricsAuthorized } from './lib/metrics';
 import { createServices, type Services } from './services';
 import type { Queue } from './queue';
 import type { Mailer } from './providers/mailer';
@@ -130,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   // Emails sent in the background (no queue) finish before the database goes.
   app.addHook('onClose', () => app.services.drainEmails());
+  app.addHook('onClose', () => app.services.alerts.drain());
   // A statistics refresh asked for without a queue runs here: let it finish before the database goes.
   app.addHook('onClose', () => app.services.publications.drain());
   // The embedded database tells this (its only) server of every user change: sessions are read from memory.
@@ -214,6 +216,25 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     customTypes: /^(application\/json|text\/csv)/,
   });
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
+
+  // Request durations by route (the route's pattern, never the raw URL) for /metrics.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (!route) return;
+    app.services.metrics.httpDuration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  if (config.metrics) {
+    app.get('/metrics', async (request, reply) => {
+      if (!metricsAuthorized(request.headers.authorization, config.metricsToken)) {
+        return reply.code(401).send({ detail: translate(request.language, 'auth.notAuthenticated') });
+      }
+      const { registry } = app.services.metrics;
+      return reply.type(registry.contentType).send(await registry.metrics());
+    });
+  }
 
   if (hasWebApp(config.webDir)) {
     await app.register(fastifyStatic, {

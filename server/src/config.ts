@@ -60,6 +60,16 @@ export interface Config {
   apiRateLimitPerMinute: number;
   /** scrypt's cost as a power of two (N = 2^cost); 17 (128 MiB a hash) is OWASP's minimum. */
   passwordHashCost: number;
+  /** A run whose worker has not written its heartbeat (every 2 s) for this long is taken over by another. */
+  leaseStaleSeconds: number;
+  /** Days the rendered video of a run stays on disk once it is on YouTube (the thumbnail stays). */
+  mediaRetentionDays: number;
+  /** `npm run worker`'s health (and metrics) port; 0: none. */
+  workerHealthPort: number;
+  /** Serve Prometheus metrics at /metrics. */
+  metrics: boolean;
+  /** When set, /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -236,5 +246,10 @@ export function loadConfig(env: Env = process.env): Config {
     testRateLimitPerHour: integerIn('TEST_RATE_LIMIT_PER_HOUR', nonEmpty(env, 'TEST_RATE_LIMIT_PER_HOUR'), 60, 1, 100_000),
     apiRateLimitPerMinute: integerIn('API_RATE_LIMIT_PER_MINUTE', nonEmpty(env, 'API_RATE_LIMIT_PER_MINUTE'), 1200, 0, 1_000_000),
     passwordHashCost: integerIn('PASSWORD_HASH_COST', nonEmpty(env, 'PASSWORD_HASH_COST'), 17, 17, 20),
+    leaseStaleSeconds: integerIn('LEASE_STALE_SECONDS', nonEmpty(env, 'LEASE_STALE_SECONDS'), 90, 10, 3600),
+    mediaRetentionDays: integerIn('MEDIA_RETENTION_DAYS', nonEmpty(env, 'MEDIA_RETENTION_DAYS'), 14, 1, 3650),
+    workerHealthPort: integerIn('WORKER_HEALTH_PORT', nonEmpty(env, 'WORKER_HEALTH_PORT'), 0, 0, 65535),
+    metrics: parseBoolean('METRICS', nonEmpty(env, 'METRICS'), false),
+    metricsToken: nonEmpty(env, 'METRICS_TOKEN'),
   };
 }

@@ -14,6 +14,7 @@ const en = {
   'common.uriTooLong': 'The address is too long',
   'common.badUrl': 'The address is not valid',
   'common.tooManyRequests': 'Too many requests. Try again in {minutes} minutes.',
+  'common.notReady': 'The server is not ready: see what is unavailable',
   'common.addressNotAllowed': 'this address is not allowed: it points to a private or local network',
   'common.unavailable': 'The service is starting or shutting down; try again shortly',
   'auth.notAuthenticated': 'Not authenticated',
@@ -54,6 +55,24 @@ const en = {
   'auth.alreadyVerified': 'Your email address is already confirmed.',
   'auth.signedOut': 'You have signed out.',
   'auth.emailChangeNeedsPassword': 'Enter your current password to change your email address',
+  'alerts.run_failed.subject': 'A run of “{process}” failed',
+  'alerts.run_failed.body':
+    'Hello {name},\n\nThe last run of the process “{process}” stopped with an error: {reason}\n\nOpen the console to read it and retry: {link}',
+  'alerts.authorization.subject': 'YouTube no longer accepts the authorization of “{process}”',
+  'alerts.authorization.body':
+    'Hello {name},\n\nGoogle no longer accepts the authorization of the YouTube API configuration that the process “{process}” publishes with, so its videos cannot be uploaded. Authorize it again in Settings: {link}\n\nIf your Google Cloud app is in “Testing” mode, Google ends its authorizations after 7 days: publish the app (“In production”) so that they last.',
+  'alerts.quota.subject': 'The YouTube quota ran out for “{process}”',
+  'alerts.quota.body':
+    'Hello {name},\n\nThe daily YouTube API quota of the Google Cloud project that “{process}” uses is spent, so today’s video could not be uploaded. It resets at midnight Pacific time; retry then, or ask Google for a larger quota. {link}',
+  'alerts.review.subject': 'A video of “{process}” is waiting for your review',
+  'alerts.review.body':
+    'Hello {name},\n\nA new video of the process “{process}” is on YouTube, private, waiting for you: approve it (now, or at its publication time) or reject it in the console: {link}',
+  'notifications.webhookInvalid': 'The webhook must be an http:// or https:// address without a user name or password',
+  'notifications.secretInvalid': 'The signing secret must be printable characters without spaces (at most 200)',
+  'notifications.webhookMissing': 'Save a webhook address first',
+  'notifications.testMessage': 'StoryFlow: this is a test of your alerts webhook.',
+  'notifications.testDelivered': 'The test message was delivered.',
+  'notifications.testFailed': 'The test message was not delivered ({reason}).',
   'channels.notFound': 'Channel not found',
   'channels.channelIdRequired': 'The channel id is required',
   'channels.channelIdInvalid': 'The channel id may only contain letters, digits, - and _ (for example UCxxxxxxxxxxxxxxxxxxxxxx)',
@@ -196,6 +215,8 @@ const en = {
     'The local voice (espeak-ng) could not be loaded on the server; ask the administrator to reinstall with npm ci, or choose another voice',
   'pipeline.imageFailed': 'Illustrating scene {scene} failed: {reason}',
   'pipeline.videoFailed': 'Rendering the video failed: {reason}',
+  'pipeline.diskFull':
+    'The server’s disk is almost full ({free} MB free, {needed} MB needed to render this video). Ask the administrator to free some space, then retry.',
   'pipeline.addressNotAllowed':
     'The server address in your ChatGPT settings points to a private or local network, which this console does not call. Use a public address (or ask the administrator to allow private addresses).',
   'pipeline.fontsMissing':
@@ -260,6 +281,7 @@ const pt: Record<MessageKey, string> = {
   'common.uriTooLong': 'O endereço é longo demais',
   'common.badUrl': 'O endereço não é válido',
   'common.tooManyRequests': 'Muitas solicitações. Tente novamente em {minutes} minutos.',
+  'common.notReady': 'O servidor não está pronto: veja o que está indisponível',
   'common.addressNotAllowed': 'este endereço não é permitido: ele aponta para uma rede privada ou local',
   'common.unavailable': 'O serviço está iniciando ou encerrando; tente novamente em instantes',
   'auth.notAuthenticated': 'Não autenticado',
@@ -299,6 +321,24 @@ const pt: Record<MessageKey, string> = {
   'auth.alreadyVerified': 'Seu endereço de e-mail já está confirmado.',
   'auth.signedOut': 'Você saiu da sua conta.',
   'auth.emailChangeNeedsPassword': 'Digite sua senha atual para mudar seu endereço de e-mail',
+  'alerts.run_failed.subject': 'Uma execução de “{process}” falhou',
+  'alerts.run_failed.body':
+    'Olá {name},\n\nA última execução do processo “{process}” parou com um erro: {reason}\n\nAbra o console para ver e tentar de novo: {link}',
+  'alerts.authorization.subject': 'O YouTube não aceita mais a autorização de “{process}”',
+  'alerts.authorization.body':
+    'Olá {name},\n\nO Google não aceita mais a autorização da configuração da API do YouTube com que o processo “{process}” publica, então seus vídeos não podem ser enviados. Autorize de novo em Configurações: {link}\n\nSe o seu app do Google Cloud está no modo “Teste”, o Google encerra as autorizações depois de 7 dias: publique o app (“Em produção”) para que elas durem.',
+  'alerts.quota.subject': 'A cota do YouTube acabou para “{process}”',
+  'alerts.quota.body':
+    'Olá {name},\n\nA cota diária da API do YouTube do projeto do Google Cloud que “{process}” usa acabou, então o vídeo de hoje não pôde ser enviado. Ela recomeça à meia-noite do horário do Pacífico; tente de novo então, ou peça ao Google uma cota maior. {link}',
+  'alerts.review.subject': 'Um vídeo de “{process}” aguarda a sua revisão',
+  'alerts.review.body':
+    'Olá {name},\n\nUm novo vídeo do processo “{process}” está no YouTube, privado, esperando por você: aprove (agora ou no horário de publicação) ou rejeite no console: {link}',
+  'notifications.webhookInvalid': 'O webhook deve ser um endereço http:// ou https:// sem usuário nem senha',
+  'notifications.secretInvalid': 'O segredo de assinatura deve ter caracteres visíveis, sem espaços (no máximo 200)',
+  'notifications.webhookMissing': 'Salve primeiro o endereço do webhook',
+  'notifications.testMessage': 'StoryFlow: esta é uma mensagem de teste do seu webhook de alertas.',
+  'notifications.testDelivered': 'A mensagem de teste foi entregue.',
+  'notifications.testFailed': 'A mensagem de teste não foi entregue ({reason}).',
   'channels.notFound': 'Canal não encontrado',
   'channels.channelIdRequired': 'O ID do canal é obrigatório',
   'channels.channelIdInvalid': 'O ID do canal só pode conter letras, números, - e _ (por exemplo UCxxxxxxxxxxxxxxxxxxxxxx)',
@@ -441,6 +481,8 @@ const pt: Record<MessageKey, string> = {
     'A voz local (espeak-ng) não pôde ser carregada no servidor; peça ao administrador para reinstalar com npm ci ou escolha outra voz',
   'pipeline.imageFailed': 'Falha ao ilustrar a cena {scene}: {reason}',
   'pipeline.videoFailed': 'Falha ao montar o vídeo: {reason}',
+  'pipeline.diskFull':
+    'O disco do servidor está quase cheio ({free} MB livres, {needed} MB necessários para renderizar este vídeo). Peça ao administrador para liberar espaço e tente de novo.',
   'pipeline.addressNotAllowed':
     'O endereço do servidor nas suas configurações do ChatGPT aponta para uma rede privada ou local, que este console não acessa. Use um endereço público (ou peça ao administrador para permitir endereços privados).',
   'pipeline.fontsMissing':

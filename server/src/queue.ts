@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from './db';
+import type { AlertJob } from './services/alerts';
 import type { AuthEmailJob } from './services/auth';
 
 /**
@@ -18,6 +19,8 @@ export const QUEUES = {
   tick: 'scheduler-tick',
   stats: 'publication-stats',
   email: 'auth-email',
+  alert: 'alert',
+  retention: 'retention',
 } as const;
 
 /** A run may take long (a long story, a slow API): pg-boss gives up on an active job after this. */
@@ -45,6 +48,11 @@ export async function enqueueAuthEmail(queue: Queue, job: AuthEmailJob): Promise
   await queue.boss.send(QUEUES.email, job, { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 15 * 60 });
 }
 
+/** Hands an alert (an email and the user's webhook) to whichever process runs jobs. */
+export async function enqueueAlert(queue: Queue, job: AlertJob): Promise<void> {
+  await queue.boss.send(QUEUES.alert, job, { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 15 * 60 });
+}
+
 export interface QueueOptions {
   /** Run supervision (maintenance, schedules) in this process. */
   supervise?: boolean;
@@ -58,6 +66,10 @@ export async function startQueue(database: Database, options: QueueOptions = {})
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
     migrate: true,
+    // Finished jobs: archived after a day, gone from the archive after a week (docs/engine.md, "Retention").
+    archiveCompletedAfterSeconds: 24 * 3600,
+    archiveFailedAfterSeconds: 7 * 24 * 3600,
+    deleteAfterDays: 7,
   } as unknown as PgBoss.ConstructorOptions);
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();

@@ -6,6 +6,7 @@ import { createServices } from './services';
 import { mailerFor } from './providers/mailer';
 import { startEngine } from './pipeline/worker';
 import { openConfiguredDatabase } from './server';
+import { startWorkerHealth } from './workerHealth';
 
 /**
  * `npm run worker`: a process that runs only the engine's jobs (WORKER_CONCURRENCY executions at
@@ -35,7 +36,19 @@ async function main(): Promise<void> {
   const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });
   const services = createServices({ db: database.db, config, mailer: mailerFor(config, log), queue });
   const running = await startEngine({ services, config, queue, log, exclusive: false });
-  log.info(`Worker ready: ${config.workerConcurrency} execution(s) at a time`);
+  const health =
+    config.workerHealthPort > 0
+      ? await startWorkerHealth({
+          services,
+          port: config.workerHealthPort,
+          host: config.host,
+          metrics: config.metrics,
+          metricsToken: config.metricsToken,
+        })
+      : undefined;
+  log.info(
+    `Worker ready: ${config.workerConcurrency} execution(s) at a time${health ? `; health on ${config.host}:${health.port}` : ''}`,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -45,6 +58,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     await running.stop();
+    await health?.close();
     await queue.stop();
     await database.close();
     process.exit(0);

@@ -11,7 +11,7 @@ import { PROCESS_STEPS } from '../src/services/processes';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
 import { publishAtFor } from '../src/lib/timeZones';
-import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
 
 // Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
 jest.setTimeout(180_000);
@@ -136,22 +136,12 @@ async function probe(file: string): Promise<{ streams: Array<Record<string, unkn
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: responder });
   google = await startFakeGoogle();
-  ctx = await buildTestApp(
-    {
-      OPENAI_BASE_URL: fake.url,
-      IMAGE_PROVIDER: 'local',
-      STORY_CHAPTERS: '2',
-      GOOGLE_AUTH_URL: google.authUrl,
-      GOOGLE_TOKEN_URL: google.tokenUrl,
-      YOUTUBE_API_URL: google.apiUrl,
+  ctx = await buildTestApp(pipelineEnv(fake.url, google), {
+    enqueue: async (id) => {
+      queued.push(id);
+      return null;
     },
-    {
-      enqueue: async (id) => {
-        queued.push(id);
-        return null;
-      },
-    },
-  );
+  });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
   const user = await signUp(ctx.app);
   // São Paulo: publication times are computed in the user's zone.
@@ -315,6 +305,30 @@ describe('a full run', () => {
     expect(expired.statusCode).toBe(403);
   });
 
+  test('a failing step 6 (a narration file lost) ends in error with its message; the retry re-renders', async () => {
+    // Rewind the execution to "failed at step 6", as if ffmpeg had failed there.
+    await ctx.database.db.execute(sql`
+      update executions set status = 'error', current_step = 5, step_times = step_times - 'generating_video' - 'publishing_video'
+      where id = ${executionId}`);
+    await ctx.database.db.update(processes).set({ status: 'error' }).where(eq(processes.id, processId));
+    fs.renameSync(path.join(mediaDir(executionId), 'chapter-2.wav'), path.join(mediaDir(executionId), 'moved.wav'));
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
+    await run(executionId);
+    const failed = await execution(executionId);
+    expect(failed).toMatchObject({ status: 'error', current_step: 5 });
+    expect(failed.error).toMatch(/^Rendering the video failed: /);
+    // A failed run keeps every intermediate file, so that its retry resumes.
+    expect(fs.readdirSync(mediaDir(executionId))).toEqual(expect.arrayContaining(['chapter-1.wav', 'scene-1.png']));
+
+    // Back in place, the retry renders again and reaches the upload, refused once more by the quota.
+    fs.renameSync(path.join(mediaDir(executionId), 'moved.wav'), path.join(mediaDir(executionId), 'chapter-2.wav'));
+    google.failNextApiCalls(1, 'quotaExceeded');
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
+    await run(executionId);
+    expect(await execution(executionId)).toMatchObject({ status: 'error', current_step: 6 });
+    expect(google.uploads).toHaveLength(0);
+  });
+
   test('retry resumes at step 7 with every earlier output reused, and publishes the day after at the chosen time', async () => {
     const videoFile = path.join(mediaDir(executionId), 'video.mp4');
     const renderedAt = fs.statSync(videoFile).mtimeMs;
@@ -346,6 +360,9 @@ describe('a full run', () => {
     expect(upload.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(videoFile)).digest('hex'));
     expect(google.thumbnails.has(upload.id)).toBe(true);
 
+    // Once completed, only what the console still shows is kept: the narration parts and scenes are gone.
+    expect(fs.readdirSync(mediaDir(executionId)).sort()).toEqual(['story.json', 'texts.json', 'thumbnail.jpg', 'video.mp4']);
+
     const history = (await call(ctx.app, 'GET', '/api/v1/publications/', { token })).json();
     expect(history.publications[0]).toMatchObject({
       video_id: upload.id,
@@ -356,26 +373,6 @@ describe('a full run', () => {
       process_name: 'Segredos',
       channel_name: 'Histórias',
     });
-  });
-
-  test('a failing step 6 (a narration file lost) ends in error with its message; the retry re-renders but never uploads twice', async () => {
-    // Rewind the execution to "failed at step 6", as if ffmpeg had failed there.
-    await ctx.database.db.execute(sql`
-      update executions set status = 'error', current_step = 5, step_times = step_times - 'generating_video' - 'publishing_video'
-      where id = ${executionId}`);
-    await ctx.database.db.update(processes).set({ status: 'error' }).where(eq(processes.id, processId));
-    fs.renameSync(path.join(mediaDir(executionId), 'chapter-2.wav'), path.join(mediaDir(executionId), 'moved.wav'));
-    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
-    await run(executionId);
-    const failed = await execution(executionId);
-    expect(failed).toMatchObject({ status: 'error', current_step: 5 });
-    expect(failed.error).toMatch(/^Rendering the video failed: /);
-
-    fs.renameSync(path.join(mediaDir(executionId), 'moved.wav'), path.join(mediaDir(executionId), 'chapter-2.wav'));
-    expect((await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token })).statusCode).toBe(202);
-    await run(executionId);
-    expect(await execution(executionId)).toMatchObject({ status: 'completed', current_step: 6 });
-    expect(google.uploads).toHaveLength(1);
   });
 
   test('only a failed execution can be retried; another user sees none of it', async () => {
@@ -503,6 +500,35 @@ describe('each failing step ends the run in error with what to do', () => {
   });
 });
 
+describe('a full disk', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('step 6 stops before rendering when the disk cannot hold the video, saying how much is needed', async () => {
+    const id = await execute(await createProcess());
+    const statfs = jest.spyOn(fs.promises, 'statfs').mockImplementation(async () => ({
+      type: 0,
+      bsize: 4096,
+      blocks: 1_000_000,
+      bfree: 10_000,
+      bavail: 10_000,
+      files: 0,
+      ffree: 0,
+    }));
+    await run(id);
+    expect(statfs).toHaveBeenCalled();
+    const failed = await execution(id);
+    expect(failed).toMatchObject({ status: 'error', current_step: 5 });
+    expect(failed.error).toMatch(/39 MB free.*420 MB/);
+    expect(fs.existsSync(path.join(mediaDir(id), 'video.mp4'))).toBe(false);
+
+    // Space freed: the retry renders.
+    statfs.mockRestore();
+    expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
+    await run(id);
+    expect(await execution(id)).toMatchObject({ status: 'completed' });
+  });
+});
+
 describe('publishing', () => {
   test('a connection broken mid-upload resumes the same upload session: one video, not two', async () => {
     const before = google.uploads.length;
@@ -546,6 +572,10 @@ describe('publishing', () => {
     const failed = (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token: other.token })).json();
     expect(failed).toMatchObject({ status: 'error', current_step: 6 });
     expect(failed.error).toMatch(/^Google refused the stored authorization/);
+    // Its owner is told that the authorization needs them, not just that a run failed.
+    await ctx.app.services.alerts.drain();
+    const mail = ctx.mailer.sent.filter((sent) => sent.to === other.user.email).map((sent) => sent.subject);
+    expect(mail).toContainEqual(expect.stringMatching(/^YouTube no longer accepts the authorization of “/));
   });
 });
 

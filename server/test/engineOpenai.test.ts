@@ -5,7 +5,7 @@ import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { createStoryResponder } from '../fakes/storyResponder';
 import { createEngine, type Engine } from '../src/pipeline/engine';
-import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
 
 // Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
 jest.setTimeout(180_000);
@@ -32,17 +32,7 @@ let firstRun: string;
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: createStoryResponder() });
   google = await startFakeGoogle();
-  ctx = await buildTestApp(
-    {
-      OPENAI_BASE_URL: fake.url,
-      IMAGE_PROVIDER: 'openai',
-      STORY_CHAPTERS: '2',
-      GOOGLE_AUTH_URL: google.authUrl,
-      GOOGLE_TOKEN_URL: google.tokenUrl,
-      YOUTUBE_API_URL: google.apiUrl,
-    },
-    { enqueue: async () => null },
-  );
+  ctx = await buildTestApp(pipelineEnv(fake.url, google, 'openai'), { enqueue: async () => null });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
   const admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
   voice = (
@@ -122,8 +112,10 @@ test('narration by OpenAI speech with the voice, images by OpenAI images, then t
   expect(images).toHaveLength(4);
   expect(images[0]!.body).toMatchObject({ model: 'gpt-image-1', size: '1536x1024' });
   const dir = path.join(ctx.config.mediaDir, id);
-  expect(fs.readFileSync(path.join(dir, 'scene-1.png')).subarray(1, 4).toString()).toBe('PNG');
+  // The scenes went into the video and the thumbnail; a completed run keeps only those.
   expect(fs.existsSync(path.join(dir, 'video.mp4'))).toBe(true);
+  expect(fs.readFileSync(path.join(dir, 'thumbnail.jpg')).subarray(0, 2).toString('hex')).toBe('ffd8');
+  expect(fs.existsSync(path.join(dir, 'scene-1.png'))).toBe(false);
 });
 
 test('step 4: the speech API refusing the request ends the run with the chapter and the reason', async () => {

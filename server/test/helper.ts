@@ -158,3 +158,19 @@ export async function signUp(
   }
   return { token: json.access_token, user: json.user, password: body.password };
 }
+
+/** The environment of a pipeline test: the chat model and Google at their fakes on 127.0.0.1, two chapters. */
+export function pipelineEnv(
+  openaiUrl: string,
+  google: { authUrl: string; tokenUrl: string; apiUrl: string },
+  imageProvider: 'local' | 'openai' = 'local',
+): Record<string, string> {
+  return {
+    OPENAI_BASE_URL: openaiUrl,
+    IMAGE_PROVIDER: imageProvider,
+    STORY_CHAPTERS: '2',
+    GOOGLE_AUTH_URL: google.authUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    YOUTUBE_API_URL: google.apiUrl,
+  };
+}

@@ -5,7 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { createStoryResponder } from '../fakes/storyResponder';
 import { executions, publications } from '../src/db/schema';
 import { createEngine, type Engine } from '../src/pipeline/engine';
-import { buildTestApp, call, type TestContext } from './helper';
+import { buildTestApp, call, type TestContext, pipelineEnv } from './helper';
 import { runnableProcess, runnableUser, until, type RunnableUser } from './runnable';
 
 // Each test runs the engine through narration, images and a render.
@@ -28,22 +28,12 @@ const queued: string[] = [];
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: createStoryResponder() });
   google = await startFakeGoogle();
-  ctx = await buildTestApp(
-    {
-      OPENAI_BASE_URL: fake.url,
-      IMAGE_PROVIDER: 'local',
-      STORY_CHAPTERS: '2',
-      GOOGLE_AUTH_URL: google.authUrl,
-      GOOGLE_TOKEN_URL: google.tokenUrl,
-      YOUTUBE_API_URL: google.apiUrl,
+  ctx = await buildTestApp(pipelineEnv(fake.url, google), {
+    enqueue: async (id) => {
+      queued.push(id);
+      return null;
     },
-    {
-      enqueue: async (id) => {
-        queued.push(id);
-        return null;
-      },
-    },
-  );
+  });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent });
   user = await runnableUser(ctx, google, 'UC_run_control');
 });
@@ -152,6 +142,9 @@ describe('review before publishing', () => {
     const video = google.videos.get(publication!.videoId!)!;
     expect(video.status.privacyStatus).toBe('private');
     expect(video.status.publishAt).toBeUndefined();
+    // The owner is told a video waits for them.
+    await ctx.app.services.alerts.drain();
+    expect(ctx.mailer.sent.map((mail) => mail.subject)).toContain('A video of “Revisar” is waiting for your review');
 
     const approved = await call(ctx.app, 'POST', `/api/v1/executions/${id}/approve`, {
       token: user.token,

@@ -91,6 +91,7 @@ import { loggedOut, sessionEnded, tokenReceived, type AuthState } from './authSl
 import { baseQuery, errorMessage } from './baseQuery';
 import type {
   AccountDeletion,
+  ApprovalTime,
   AuthorizationUrl,
   AuthResult,
   Channel,
@@ -109,6 +110,8 @@ import type {
   ExecutionStarted,
   ExecutionStepKey,
   LoginRequest,
+  NotificationSettings,
+  NotificationSettingsUpdate,
   PageArgs,
   PasswordChange,
   PlanChange,
@@ -145,6 +148,7 @@ import type {
   VoiceInput,
   VoiceList,
   VoiceListArgs,
+  WebhookTestResult,
   YoutubeApi,
   YoutubeApiCreate,
   YoutubeApiList,
@@ -166,6 +170,7 @@ export const TAG_TYPES = [
   'Execution',
   'Stats',
   'Subscription',
+  'Notifications',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];
@@ -228,6 +233,19 @@ function replaceWith(updated: Process) {
   };
 }
 
+/** What a cancel, approve or reject changes: the run, its process, the lists, the counters and the history. */
+function runChanged(executionId: string, processId: string) {
+  return [
+    { type: 'Execution' as const, id: executionId },
+    { type: 'Execution' as const, id: 'LIST' },
+    { type: 'Process' as const, id: processId },
+    { type: 'Process' as const, id: 'LIST' },
+    { type: 'Publication' as const, id: 'LIST' },
+    'Stats' as const,
+    PUBLICATION_STATS_TAG,
+  ];
+}
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
@@ -288,6 +306,23 @@ export const api = createApi({
         if (data) dispatch(loggedOut({ accountDeleted: true }));
       },
     }),
+    /**
+     * Ends a session on the server: its token answers 401 from then on. The token is passed in, so
+     * the caller can end the session here at once (a user who signs out is signed out, even
+     * offline) while this request still names the token it revokes.
+     */
+    logout: builder.mutation<Detail, string>({
+      query: (token) => ({ url: '/auth/logout', method: 'POST', headers: { authorization: `Bearer ${token}` } }),
+    }),
+    /** The link of the confirmation email; needs no session. The profile refetches (email_verified, is_admin). */
+    verifyEmail: builder.mutation<Detail, { token: string }>({
+      query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? ['User'] : []),
+    }),
+    /** Sends the confirmation link again (202; throttled with 429). */
+    resendVerification: builder.mutation<Detail, void>({
+      query: () => ({ url: '/auth/verify-email/resend', method: 'POST' }),
+    }),
     /** Same answer whether the email has an account or not. */
     requestPasswordReset: builder.mutation<Detail, { email: string }>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
@@ -332,9 +367,7 @@ export const api = createApi({
     deleteChannel: builder.mutation<void, string>({
       query: (id) => ({ url: `/channels/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error
-          ? []
-          : [{ type: 'Channel', id }, { type: 'Channel', id: 'LIST' }, 'Stats', { type: 'Process', id: 'LIST' }],
+        error ? [] : [{ type: 'Channel', id }, { type: 'Channel', id: 'LIST' }, 'Stats', { type: 'Process', id: 'LIST' }],
     }),
 
     // ---- YouTube API configurations -----------------------------------------------------
@@ -362,7 +395,12 @@ export const api = createApi({
     setActiveYoutubeApi: builder.mutation<YoutubeApi, string>({
       query: (id) => ({ url: `/youtube-apis/${encodeURIComponent(id)}/set-active`, method: 'PUT' }),
       invalidatesTags: (result, _error, id) =>
-        result ? [{ type: 'YoutubeApi', id }, { type: 'YoutubeApi', id: 'LIST' }] : [],
+        result
+          ? [
+              { type: 'YoutubeApi', id },
+              { type: 'YoutubeApi', id: 'LIST' },
+            ]
+          : [],
     }),
     /** Stores is_connected and last_tested whatever the outcome. */
     testYoutubeApi: builder.mutation<YoutubeApiTestResult, string>({
@@ -381,7 +419,11 @@ export const api = createApi({
       invalidatesTags: (_result, error, id) =>
         error
           ? []
-          : [{ type: 'YoutubeApi', id }, { type: 'YoutubeApi', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
+          : [
+              { type: 'YoutubeApi', id },
+              { type: 'YoutubeApi', id: 'LIST' },
+              { type: 'Process', id: 'LIST' },
+            ],
     }),
 
     // ---- chat-model configuration -------------------------------------------------------
@@ -442,7 +484,13 @@ export const api = createApi({
     }),
     deleteProxy: builder.mutation<void, string>({
       query: (id) => ({ url: `/proxies/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error, id) => (error ? [] : [{ type: 'Proxy', id }, { type: 'Proxy', id: 'LIST' }]),
+      invalidatesTags: (_result, error, id) =>
+        error
+          ? []
+          : [
+              { type: 'Proxy', id },
+              { type: 'Proxy', id: 'LIST' },
+            ],
     }),
 
     // ---- prompts (everyone reads; admins write) ------------------------------------------
@@ -481,7 +529,13 @@ export const api = createApi({
     deletePrompt: builder.mutation<CatalogueDeleteResult, string>({
       query: (id) => ({ url: `/prompts/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error ? [] : [{ type: 'Prompt', id }, { type: 'Prompt', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
+        error
+          ? []
+          : [
+              { type: 'Prompt', id },
+              { type: 'Prompt', id: 'LIST' },
+              { type: 'Process', id: 'LIST' },
+            ],
     }),
 
     // ---- voices (everyone reads; admins write) -------------------------------------------
@@ -509,7 +563,13 @@ export const api = createApi({
     deleteVoice: builder.mutation<CatalogueDeleteResult, string>({
       query: (id) => ({ url: `/voices/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error ? [] : [{ type: 'Voice', id }, { type: 'Voice', id: 'LIST' }, { type: 'Process', id: 'LIST' }],
+        error
+          ? []
+          : [
+              { type: 'Voice', id },
+              { type: 'Voice', id: 'LIST' },
+              { type: 'Process', id: 'LIST' },
+            ],
     }),
     // ---- processes ----------------------------------------------------------------------
     getProcesses: builder.query<ProcessList, ProcessListArgs | void>({
@@ -528,8 +588,7 @@ export const api = createApi({
     /** A new process counts in the stats and in its channel's process count. */
     createProcess: builder.mutation<Process, ProcessCreate>({
       query: (body) => ({ url: '/processes/', method: 'POST', body }),
-      invalidatesTags: (result) =>
-        result ? [{ type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'] : [],
+      invalidatesTags: (result) => (result ? [{ type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'] : []),
     }),
     /** Sends only the fields given; a moved process changes two channels' counts. */
     updateProcess: builder.mutation<Process, { id: string } & ProcessUpdate>({
@@ -546,9 +605,7 @@ export const api = createApi({
     deleteProcess: builder.mutation<void, string>({
       query: (id) => ({ url: `/processes/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, id) =>
-        error
-          ? []
-          : [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'],
+        error ? [] : [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, { type: 'Channel', id: 'LIST' }, 'Stats'],
     }),
     /**
      * Starts a run (202; 409 while running). Optimistic (spec §4): the cached process is running at
@@ -557,9 +614,7 @@ export const api = createApi({
     executeProcess: builder.mutation<ExecutionStarted, string>({
       query: (id) => ({ url: `/processes/${encodeURIComponent(id)}/execute`, method: 'POST' }),
       invalidatesTags: (result, _error, id) =>
-        result
-          ? [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, 'Stats', { type: 'Execution', id: 'LIST' }]
-          : [],
+        result ? [{ type: 'Process', id }, { type: 'Process', id: 'LIST' }, 'Stats', { type: 'Execution', id: 'LIST' }] : [],
       async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
         const patchProcess = (recipe: (process: Process) => void) => {
           for (const { endpointName, originalArgs } of api.util.selectInvalidatedBy(getState(), [{ type: 'Process', id }])) {
@@ -630,6 +685,26 @@ export const api = createApi({
           : [],
     }),
 
+    /** Stops a running execution (200 with the cancelled execution; 409 when it is not running). */
+    cancelExecution: builder.mutation<Execution, string>({
+      query: (id) => ({ url: `/executions/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) => (result ? runChanged(id, result.process_id) : []),
+    }),
+    /** Publishes a video waiting for review: at the process's next publication time, or now. */
+    approveExecution: builder.mutation<Execution, { id: string; when?: ApprovalTime }>({
+      query: ({ id, when = 'scheduled' }) => ({
+        url: `/executions/${encodeURIComponent(id)}/approve`,
+        method: 'POST',
+        body: { when },
+      }),
+      invalidatesTags: (result, _error, { id }) => (result ? runChanged(id, result.process_id) : []),
+    }),
+    /** Discards a video waiting for review: it is never published. */
+    rejectExecution: builder.mutation<Execution, string>({
+      query: (id) => ({ url: `/executions/${encodeURIComponent(id)}/reject`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) => (result ? runChanged(id, result.process_id) : []),
+    }),
+
     // ---- publications -------------------------------------------------------------------
     /** The history (newest first): a page, plus any of the filters status, search, date_range. */
     getPublications: builder.query<PublicationList, PublicationListArgs | void>({
@@ -684,7 +759,11 @@ export const api = createApi({
     deletePublication: builder.mutation<void, string | { id: string; keepVideo?: boolean }>({
       query: (arg) => {
         const { id, keepVideo } = typeof arg === 'string' ? { id: arg, keepVideo: false } : arg;
-        return { url: `/publications/${encodeURIComponent(id)}`, method: 'DELETE', ...(keepVideo ? { params: { keep_video: true } } : {}) };
+        return {
+          url: `/publications/${encodeURIComponent(id)}`,
+          method: 'DELETE',
+          ...(keepVideo ? { params: { keep_video: true } } : {}),
+        };
       },
       invalidatesTags: (_result, error, arg) => {
         const id = typeof arg === 'string' ? arg : arg.id;
@@ -706,11 +785,34 @@ export const api = createApi({
         );
       },
     }),
+
+    // ---- notifications --------------------------------------------------------------------
+    getNotificationSettings: builder.query<NotificationSettings, void>({
+      query: () => '/notifications/',
+      providesTags: ['Notifications'],
+    }),
+    updateNotificationSettings: builder.mutation<NotificationSettings, NotificationSettingsUpdate>({
+      query: (body) => ({ url: '/notifications/', method: 'PUT', body }),
+      invalidatesTags: (result) => (result ? ['Notifications'] : []),
+    }),
+    /** Sends a signed test event to the saved webhook; answers whether it was delivered. */
+    testWebhook: builder.mutation<WebhookTestResult, void>({
+      query: () => ({ url: '/notifications/test', method: 'POST' }),
+    }),
   }),
 });
 
 export const {
   useLoginMutation,
+  useLogoutMutation,
+  useVerifyEmailMutation,
+  useResendVerificationMutation,
+  useCancelExecutionMutation,
+  useApproveExecutionMutation,
+  useRejectExecutionMutation,
+  useGetNotificationSettingsQuery,
+  useUpdateNotificationSettingsMutation,
+  useTestWebhookMutation,
   useRegisterMutation,
   useMeQuery,
   useUpdateProfileMutation,

@@ -19,6 +19,10 @@ export interface User {
   time_zone: string;
   /** Set by the server (ADMIN_EMAIL); the client only uses it to hide admin-only things. */
   is_admin: boolean;
+  /** The owner followed the confirmation link sent to this address. */
+  email_verified: boolean;
+  /** An ADMIN_EMAIL address not confirmed yet: admin rights come with the confirmation. */
+  is_admin_pending: boolean;
   created_at: string;
 }
 
@@ -50,6 +54,8 @@ export interface ProfileUpdate {
   name: string;
   email: string;
   time_zone?: string;
+  /** Required when the email changes (422 without it, 401-like 422 when wrong). */
+  current_password?: string;
 }
 
 export interface PasswordChange {
@@ -146,6 +152,8 @@ export interface YoutubeApi {
   has_api_key: boolean;
   api_key_masked: string | null;
   has_refresh_token: boolean;
+  /** A stored secret can no longer be decrypted (APP_SECRET changed): enter the secrets again. */
+  secret_unreadable: boolean;
   /** The one configuration processes use by default; exactly one is active. */
   is_active: boolean;
   is_enabled: boolean;
@@ -215,6 +223,8 @@ export interface YoutubeAuthMessage {
 export interface ChatModelConfig {
   has_api_key: boolean;
   api_key_masked: string;
+  /** The stored key can no longer be decrypted (APP_SECRET changed): enter it again. */
+  secret_unreadable: boolean;
   base_url: string | null;
   model: string;
   is_connected: boolean;
@@ -385,8 +395,11 @@ export interface VoiceInput {
 /** A process's language: the videos it generates are in it. */
 export type ProcessLanguage = 'pt' | 'en';
 
-/** `idle` (new), `running`, `completed`, `error`; kept open in case the server knows more. */
-export type ProcessStatus = 'idle' | 'running' | 'completed' | 'error';
+/** `idle` (new), `running`, `awaiting_review`, `completed`, `error`; kept open in case the server knows more. */
+export type ProcessStatus = 'idle' | 'running' | 'awaiting_review' | 'completed' | 'error';
+
+/** `auto`: published the next day at the publication time; `review`: the owner approves each video first. */
+export type PublishMode = 'auto' | 'review';
 
 /** What a process lacks to run, as keys the client translates. */
 export type ProcessNeed =
@@ -426,6 +439,7 @@ export interface Process {
   next_execution: string;
   /** "HH:MM". */
   publication_time: string;
+  publish_mode: PublishMode | (string & {});
   last_error: string | null;
   needs: (ProcessNeed | (string & {}))[];
   /** The newest execution, for the status dialog. */
@@ -463,6 +477,8 @@ export interface ProcessCreate {
   is_active?: boolean;
   /** "HH:MM", default "09:00". */
   publication_time?: string;
+  /** Default `auto`. */
+  publish_mode?: PublishMode;
 }
 
 /** Any of the create fields; only the fields sent change. */
@@ -474,7 +490,10 @@ export interface ExecutionStarted {
   process: Process;
 }
 
-export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
+export type ExecutionStatus = 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
+
+/** Approve a video waiting for review: at the process's next publication time, or now. */
+export type ApprovalTime = 'scheduled' | 'now';
 export type ExecutionTrigger = 'manual' | 'schedule' | 'retry';
 export type ExecutionStepStatus = 'pending' | 'running' | 'done' | 'error';
 
@@ -519,7 +538,7 @@ export interface ProcessExecutionsArgs extends PageArgs {
   processId: string;
 }
 
-export type PublicationStatus = 'published' | 'processing' | 'failed';
+export type PublicationStatus = 'published' | 'processing' | 'awaiting_review' | 'failed';
 export type PublicationVisibility = 'public' | 'unlisted' | 'private';
 /** The history's period filter: days back from now (spec §9), on published_at, else created_at. */
 export type PublicationDateRange = (typeof HISTORY_PERIODS_DAYS)[number];
@@ -528,6 +547,8 @@ export type PublicationDateRange = (typeof HISTORY_PERIODS_DAYS)[number];
 export interface Publication {
   id: string;
   process_id: string | null;
+  /** The run that made it; approve and reject (awaiting_review) go there. */
+  execution_id: string | null;
   channel_id: string | null;
   video_title: string;
   video_id: string | null;
@@ -574,6 +595,7 @@ export interface PublicationStats {
   total: number;
   published: number;
   processing: number;
+  awaiting_review: number;
   failed: number;
   total_views: number;
   total_likes: number;
@@ -587,7 +609,7 @@ export interface PublicationCreate {
   video_id?: string | null;
   process_id?: string | null;
   channel_id?: string | null;
-  status?: PublicationStatus;
+  status?: Exclude<PublicationStatus, 'awaiting_review'>;
   visibility?: PublicationVisibility;
   published_at?: string | null;
 }
@@ -598,4 +620,34 @@ export type PublicationUpdate = Partial<Pick<PublicationCreate, 'video_title' | 
 /** What POST /publications/stats/refresh answers (202). */
 export interface StatsRefreshQueued {
   queued: boolean;
+}
+
+// ---- notifications (alerts) ---------------------------------------------------------------
+
+/** What the owner is told (by email, and the webhook when set). */
+export interface NotificationSettings {
+  run_failed: boolean;
+  authorization: boolean;
+  quota: boolean;
+  review: boolean;
+  webhook_url: string | null;
+  has_webhook_secret: boolean;
+  /** "••••••••abcd": the secret is never answered in clear. */
+  webhook_secret_masked: string;
+}
+
+/** Only the fields sent change; `null` removes the webhook or its secret. */
+export interface NotificationSettingsUpdate {
+  run_failed?: boolean;
+  authorization?: boolean;
+  quota?: boolean;
+  review?: boolean;
+  webhook_url?: string | null;
+  webhook_secret?: string | null;
+}
+
+export interface WebhookTestResult {
+  delivered: boolean;
+  /** Translated; never the receiver's answer. */
+  detail: string;
 }

@@ -90,14 +90,15 @@ describe('feature pages', () => {
 
 describe('signed-in layout', () => {
   async function renderSignedIn(path = '/dashboard') {
-    mockApi({
+    const calls = mockApi({
       'GET /auth/me': reply(200, testUser),
       'GET /channels/': reply(200, { channels: [], total: 0 }),
       'GET /voices/': reply(200, { voices: [], total: 0 }),
+      'POST /auth/logout': reply(200, { detail: 'Signed out.' }),
     });
     const rendered = renderApp(path, { preloadedState: signedIn });
     await screen.findByRole('heading', { level: 1 });
-    return rendered;
+    return { ...rendered, calls };
   }
 
   it('lists the eight sections in order and highlights the current one', async () => {
@@ -159,9 +160,12 @@ describe('signed-in layout', () => {
   });
 
   it('signs out: token and cache cleared, back to /login', async () => {
-    const { user, store } = await renderSignedIn();
+    const { user, store, calls } = await renderSignedIn();
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    // The server is told to forget the token, which the request still names.
+    await waitFor(() => expect(calls.calls('POST /auth/logout')).toHaveLength(1));
+    expect(calls.calls('POST /auth/logout')[0]!.headers.get('authorization')).toMatch(/^Bearer /);
 
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(testLocation().pathname).toBe('/login');

@@ -4,14 +4,15 @@ import CircularProgress from '@mui/material/CircularProgress';
 /**
  * The console's status colours, one meaning each (CONVENTIONS "visual language"): idle or not
  * tested grey, running blue with a spinner, completed or connected green, error or disconnected
- * red, disabled grey (the item itself is dimmed by its card).
+ * red, waiting for someone (a video to review) amber, disabled grey (the item itself is dimmed by its card).
  */
-export type StatusTone = 'neutral' | 'running' | 'success' | 'error' | 'disabled';
+export type StatusTone = 'neutral' | 'running' | 'success' | 'warning' | 'error' | 'disabled';
 
 const COLOR = {
   neutral: 'default',
   running: 'info',
   success: 'success',
+  warning: 'warning',
   error: 'error',
   disabled: 'default',
 } as const;

@@ -22,6 +22,8 @@ export const testUser: User = {
   billing_period: 'monthly',
   time_zone: 'America/Sao_Paulo',
   is_admin: false,
+  email_verified: true,
+  is_admin_pending: false,
   created_at: '2025-01-15T12:00:00.000Z',
 };
 
@@ -65,6 +67,7 @@ export function youtubeApiFixture(overrides: Partial<YoutubeApi> = {}): YoutubeA
     has_api_key: false,
     api_key_masked: null,
     has_refresh_token: true,
+    secret_unreadable: false,
     is_active: true,
     is_enabled: true,
     is_connected: true,
@@ -100,6 +103,7 @@ export function chatModelConfigFixture(overrides: Partial<ChatModelConfig> = {})
   return {
     has_api_key: true,
     api_key_masked: '••••••••wxyz',
+    secret_unreadable: false,
     base_url: null,
     model: 'gpt-4o-mini',
     is_connected: true,
@@ -190,6 +194,7 @@ export function processFixture(overrides: Partial<Process> = {}): Process {
     last_execution: null,
     next_execution: '2025-03-10T12:00:00.000Z',
     publication_time: '09:00',
+    publish_mode: 'auto',
     last_error: null,
     needs: [],
     latest_execution_id: null,
@@ -205,6 +210,7 @@ export function publicationFixture(overrides: Partial<Publication> = {}): Public
   return {
     id: 'pub-1',
     process_id: 'p-1',
+    execution_id: 'ex-1',
     process_name: 'Night stories',
     channel_id: 'ch-1',
     channel_name: 'Main channel',

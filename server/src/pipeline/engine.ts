@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { assertPublicUrl } from '../lib/egress';
+import { providerErrorOf } from '../lib/metrics';
 import type { Config } from '../config';
 import { QUEUES, type Queue } from '../queue';
 import type { Services } from '../services';
 import { LeaseLost, type ExecutionRow } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
+import type { AlertCause, AlertJob } from '../services/alerts';
 import { proxyDispatcher } from '../providers/outbound';
 import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';
 import { STEPS } from './steps';
@@ -18,7 +20,7 @@ import { STEPS } from './steps';
 
 /** How often a running worker touches its execution (and learns that it was cancelled). */
 export const HEARTBEAT_MS = 2_000;
-/** A running execution not heard of for this long belongs to a dead worker. */
+/** A running execution not heard of for this long belongs to a dead worker (LEASE_STALE_SECONDS' default). */
 export const STALE_AFTER_MS = 90_000;
 /** A run left by dead workers is resumed this many times, then ended in error. */
 export const MAX_RECOVERIES = 2;
@@ -49,6 +51,13 @@ export interface Engine {
    * run queued again, so another worker (or the next start) goes on without counting a recovery.
    */
   stopAll(): Promise<void>;
+}
+
+/** Which alert a run's failure is: the YouTube authorization, a quota, or any other failure. */
+export function alertCauseOf(key: string): AlertCause {
+  if (key === 'pipeline.youtubeRevoked') return 'authorization';
+  if (key === 'pipeline.youtubeQuota' || key === 'pipeline.quota') return 'quota';
+  return 'run_failed';
 }
 
 function englishReason(error: unknown): string {
@@ -151,21 +160,29 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         row = await runs.stepStarted(lease, row, index);
         ctx.execution = row;
         log.info({ executionId, step: key }, 'step started');
+        const stepStarted = performance.now();
         await STEPS[index]!(ctx);
         if (controller.signal.aborted) throw new RunAborted();
         row = await runs.stepFinished(lease, row, index, checkpoint);
+        services.metrics.stepDuration.observe({ step: key }, (performance.now() - stepStarted) / 1000);
       }
       if ((checkpoint.publication as { review?: boolean } | undefined)?.review) {
         await runs.awaitReview(lease, row);
         log.info({ executionId }, 'execution waiting for review');
+        services.metrics.executions.inc({ outcome: 'awaiting_review' });
+        await tidy(executionId);
+        await alert({ userId: row.userId, processId: row.processId, cause: 'review', executionId });
       } else {
         await runs.complete(lease, row);
         log.info({ executionId }, 'execution completed');
+        services.metrics.executions.inc({ outcome: 'completed' });
+        await tidy(executionId);
       }
     } catch (error) {
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason | undefined) : undefined;
       if (error instanceof LeaseLost || reason === 'lost') {
         log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution stopped: it is no longer this worker’s');
+        services.metrics.executions.inc({ outcome: 'lost' });
         // Cancelled or deleted: whoever took it decides; deleted with its process: nothing may stay on disk.
         if (!(await runs.load(executionId))) await executions.storage.remove(executionId);
         return;
@@ -174,6 +191,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         // A graceful stop hands the run back without spending a recovery: queued again at once,
         // another worker (or this server's next start) goes on from the checkpoint.
         log.info({ executionId, step: PROCESS_STEPS[index] }, 'execution handed back (the server is stopping)');
+        services.metrics.executions.inc({ outcome: 'handed_back' });
         if (await runs.release(lease)) await executions.resume(executionId, row.processId).catch(() => undefined);
         return;
       }
@@ -184,11 +202,37 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       if (!(error instanceof StepFailure)) log.error({ err: error, executionId, step: PROCESS_STEPS[index] }, 'step crashed');
       else log.warn({ executionId, step: PROCESS_STEPS[index], reason: error.message }, 'execution failed');
       await runs.fail(row, failure, lease);
+      services.metrics.executions.inc({ outcome: 'error' });
+      const provider = providerErrorOf(failure.key, failure.params);
+      if (provider) services.metrics.providerErrors.inc(provider);
+      await alert({
+        userId: row.userId,
+        processId: row.processId,
+        cause: alertCauseOf(failure.key),
+        executionId,
+        errorKey: failure.key,
+        errorParams: failure.params,
+        errorText: failure.text,
+      });
     } finally {
       clearInterval(beat);
       inProgress.delete(executionId);
       await dispatcher?.close().catch(() => undefined);
     }
+  }
+
+  /** A run that ended well keeps only its video, thumbnail and texts (services/retention.ts). */
+  async function tidy(executionId: string): Promise<void> {
+    const { files, bytes } = await services.retention.pruneRun(executionId).catch((error: unknown) => {
+      log.warn({ err: error, executionId }, 'intermediate files not removed');
+      return { files: 0, bytes: 0 };
+    });
+    if (files > 0) log.info({ executionId, files, bytes }, 'intermediate files removed');
+  }
+
+  /** Tells the owner (services/alerts.ts); an alert that cannot be sent never changes the run. */
+  async function alert(job: AlertJob): Promise<void> {
+    await services.alerts.notify(job).catch((error: unknown) => log.warn({ err: error, ...job }, 'alert not queued'));
   }
 
   async function tick(): Promise<number> {
@@ -221,7 +265,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
   }
 
   async function recover(exclusive: boolean): Promise<number> {
-    const before = exclusive ? undefined : new Date(now().getTime() - STALE_AFTER_MS);
+    const before = exclusive ? undefined : new Date(now().getTime() - config.leaseStaleSeconds * 1000);
     let handled = 0;
     for (const orphan of await runs.orphans(before)) {
       if (await waiting(orphan)) continue;

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { QUEUES, type Queue } from '../queue';
 import type { Services } from '../services';
+import type { AlertJob } from '../services/alerts';
 import type { AuthEmailJob } from '../services/auth';
 import type { Logger } from './context';
 import { createEngine, type Engine } from './engine';
@@ -11,6 +12,8 @@ const POLLING_SECONDS = 1;
 const TICK_CRON = '* * * * *';
 /** Publication statistics refresh, at minute 17 of every hour. */
 const STATS_CRON = '17 * * * *';
+/** Retention (media and old records), every day at 03:30 UTC. */
+const RETENTION_CRON = '30 3 * * *';
 
 export interface RunningEngine {
   engine: Engine;
@@ -61,6 +64,19 @@ export async function startEngine(options: {
     }),
   );
   await queue.boss.schedule(QUEUES.stats, STATS_CRON, {});
+  workers.push(
+    await queue.boss.work(QUEUES.retention, { pollingIntervalSeconds: 30 }, async () => {
+      const report = await options.services.retention.run();
+      const alerts = await options.services.alerts.purge(new Date(Date.now() - 7 * 24 * 3600 * 1000));
+      log.info({ ...report, alertsPurged: alerts }, 'retention: media and old records purged');
+    }),
+  );
+  await queue.boss.schedule(QUEUES.retention, RETENTION_CRON, {});
+  workers.push(
+    await queue.boss.work<AlertJob>(QUEUES.alert, { pollingIntervalSeconds: 2 }, async ([job]) => {
+      if (job) await options.services.alerts.deliver(job.data);
+    }),
+  );
   // Reset and confirmation links, made and sent here rather than inside the request that asked.
   workers.push(
     await queue.boss.work<AuthEmailJob>(QUEUES.email, { pollingIntervalSeconds: 2 }, async ([job]) => {
@@ -69,9 +85,17 @@ export async function startEngine(options: {
   );
   const recovered = await engine.recover(options.exclusive);
   if (recovered > 0) log.info({ recovered }, 'executions left by a stopped server handled');
+  // Between the minute's ticks, each worker also looks for runs a dead worker left, so a run is
+  // taken over about LEASE_STALE_SECONDS after its worker died (claimOrphan lets one taker win).
+  const recovery = setInterval(
+    () => void engine.recover(false).catch((error: unknown) => log.warn({ err: error }, 'recovery check failed')),
+    Math.min(60, Math.max(5, config.leaseStaleSeconds / 2)) * 1000,
+  );
+  recovery.unref();
   return {
     engine,
     async stop() {
+      clearInterval(recovery);
       for (const id of workers) await queue.boss.offWork({ id }).catch(() => undefined);
       // Runs in progress are handed back (queued again, no recovery counted) before the queue stops.
       await engine.stopAll();

@@ -18,6 +18,8 @@ export interface MediaStorage {
   read(executionId: string, file: string, range?: { start: number; end: number }): Readable;
   /** Removes everything the execution stored (nothing when it stored nothing). */
   remove(executionId: string): Promise<void>;
+  /** Removes the files (and folders) of the execution that `keep` does not name; answers what went. */
+  prune(executionId: string, keep: (name: string) => boolean): Promise<{ files: number; bytes: number }>;
 }
 
 /** Execution ids are uuids; file names are plain names: nothing can climb out of the media folder. */
@@ -53,6 +55,20 @@ export function localMediaStorage(root: string): MediaStorage {
     },
     async remove(executionId) {
       await fsp.rm(folder(executionId), { recursive: true, force: true });
+    },
+    async prune(executionId, keep) {
+      const dir = folder(executionId);
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+      let files = 0;
+      let bytes = 0;
+      for (const entry of entries) {
+        if (keep(entry.name)) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isFile()) bytes += (await fsp.stat(full).catch(() => undefined))?.size ?? 0;
+        await fsp.rm(full, { recursive: true, force: true });
+        files += 1;
+      }
+      return { files, bytes };
     },
   };
 }

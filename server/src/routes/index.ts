@@ -5,6 +5,7 @@ import chatModelRoutes from './chatModel';
 import executionRoutes from './executions';
 import healthRoutes from './health';
 import mediaRoutes from './media';
+import notificationRoutes from './notifications';
 import publicationRoutes from './publications';
 import subscriptionRoutes from './subscription';
 import processRoutes from './processes';
@@ -32,4 +33,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(publicationRoutes, { prefix: '/publications' });
   await app.register(subscriptionRoutes, { prefix: '/subscription' });
+  await app.register(notificationRoutes, { prefix: '/notifications' });
 }

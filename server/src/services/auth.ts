@@ -229,23 +229,34 @@ export function createAuthService(deps: AuthDeps) {
    * A success removes the email's attempts; a failure leaves its row for the window.
    */
   async function countAttempt(email: string, address: string): Promise<string> {
-    const [attempt] = await db
-      .insert(loginFailures)
-      .values({ email, address, createdAt: now() })
-      .returning({ id: loginFailures.id });
-    const since = new Date(now().getTime() - LOGIN_WINDOW_MINUTES * 60_000);
-    const counted = async (column: typeof loginFailures.email | typeof loginFailures.address, value: string) => {
-      const [row] = await db
-        .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${loginFailures.createdAt})` })
-        .from(loginFailures)
-        .where(and(eq(column, value), gt(loginFailures.createdAt, since)));
-      return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
-    };
-    const byEmail = await counted(loginFailures.email, email);
-    if (byEmail.count > LOGIN_MAX_FAILURES_PER_EMAIL) throw tooMany(byEmail.oldest);
-    const byAddress = await counted(loginFailures.address, address);
-    if (byAddress.count > LOGIN_MAX_FAILURES_PER_ADDRESS) throw tooMany(byAddress.oldest);
-    return attempt!.id;
+    // Attempts for one email (and one address) are counted one at a time: a transaction-scoped
+    // advisory lock per key makes each insert-and-count see every earlier attempt, so on a server
+    // with many connections exactly the first LOGIN_MAX_FAILURES_PER_EMAIL parallel tries are checked.
+    const counts = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:email:${email}`}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:address:${address}`}))`);
+      const [attempt] = await tx
+        .insert(loginFailures)
+        .values({ email, address, createdAt: now() })
+        .returning({ id: loginFailures.id });
+      const since = new Date(now().getTime() - LOGIN_WINDOW_MINUTES * 60_000);
+      const counted = async (column: typeof loginFailures.email | typeof loginFailures.address, value: string) => {
+        const [row] = await tx
+          .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${loginFailures.createdAt})` })
+          .from(loginFailures)
+          .where(and(eq(column, value), gt(loginFailures.createdAt, since)));
+        return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+      };
+      return {
+        id: attempt!.id,
+        byEmail: await counted(loginFailures.email, email),
+        byAddress: await counted(loginFailures.address, address),
+      };
+    });
+    // The attempt stays counted even when it is refused (thrown after the commit).
+    if (counts.byEmail.count > LOGIN_MAX_FAILURES_PER_EMAIL) throw tooMany(counts.byEmail.oldest);
+    if (counts.byAddress.count > LOGIN_MAX_FAILURES_PER_ADDRESS) throw tooMany(counts.byAddress.oldest);
+    return counts.id;
   }
 
   function tooMany(oldest: Date | null): AppError {

@@ -57,10 +57,10 @@ export class LeaseLost extends Error {
   }
 }
 
-/** A heartbeat older than this means the holder is gone (the engine's STALE_AFTER_MS). */
+/** A heartbeat older than this means the holder is gone (LEASE_STALE_SECONDS; the engine's recovery uses the same). */
 export const LEASE_STALE_MS = 90_000;
 
-export function createExecutionRunService({ db, now }: { db: Db; now: () => Date }) {
+export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }: { db: Db; now: () => Date; staleMs?: number }) {
   /** The conditions every write of a held run carries: still running, still this taking. */
   const held = (lease: Lease) =>
     and(eq(executions.id, lease.executionId), eq(executions.status, 'running'), eq(executions.leaseFence, lease.fence));
@@ -76,7 +76,7 @@ export function createExecutionRunService({ db, now }: { db: Db; now: () => Date
     jobId: string | null,
     owner: string,
   ): Promise<{ row: ExecutionRow; lease: Lease } | undefined> {
-    const staleBefore = new Date(now().getTime() - LEASE_STALE_MS);
+    const staleBefore = new Date(now().getTime() - staleMs);
     const [row] = await db
       .update(executions)
       .set({

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
-import { enqueueAuthEmail, enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
+import { QUEUES, enqueueAlert, enqueueAuthEmail, enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
+import { createMetrics } from '../lib/metrics';
 import { createYoutubePublisher } from '../providers/youtubeUpload';
 import { createPublicationService } from './publications';
 import { createYoutubeQuota } from './youtubeQuota';
@@ -10,6 +11,8 @@ import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage'
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
 import { createRunControl } from './runControl';
+import { createAlertService, type AlertJob } from './alerts';
+import { createRetention } from './retention';
 import { SecretBox } from '../lib/secrets';
 import { createAccountService } from './account';
 import { createAuthService, type AuthEmailJob } from './auth';
@@ -118,9 +121,25 @@ export function createServices(deps: ServiceDeps) {
     enqueue: deps.enqueue ?? (queue ? (executionId) => enqueueExecution(queue, executionId) : undefined),
   });
   const processes = createProcessService({ db: deps.db, now, hooks: executions });
-  const runs = createExecutionRunService({ db: deps.db, now });
+  const runs = createExecutionRunService({ db: deps.db, now, staleMs: deps.config.leaseStaleSeconds * 1000 });
   const publisher = createYoutubePublisher(googleEndpoints);
-  const youtubeQuota = createYoutubeQuota({ db: deps.db, now, dailyUnits: deps.config.youtubeDailyQuota });
+  const metrics = createMetrics({
+    ...(queue
+      ? {
+          queueDepth: async () => {
+            const depths: Record<string, number> = {};
+            for (const name of [QUEUES.execution, QUEUES.email, QUEUES.alert]) depths[name] = await queue.boss.getQueueSize(name);
+            return depths;
+          },
+        }
+      : {}),
+  });
+  const youtubeQuota = createYoutubeQuota({
+    db: deps.db,
+    now,
+    dailyUnits: deps.config.youtubeDailyQuota,
+    onUnits: (operation, units) => metrics.youtubeQuotaUnits.inc({ operation }, units),
+  });
   const publications = createPublicationService({
     db: deps.db,
     now,
@@ -139,6 +158,19 @@ export function createServices(deps: ServiceDeps) {
     log: (error, message) => console.warn(message, error instanceof Error ? error.message : error),
   });
 
+  const alerts = createAlertService({
+    db: deps.db,
+    now,
+    secrets,
+    mailer: deps.mailer,
+    publicUrl: deps.config.publicUrl,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    ...(queue ? { enqueue: (job: AlertJob) => enqueueAlert(queue, job) } : {}),
+    log: (error, message) => console.warn(message, error instanceof Error ? error.message : error),
+  });
+
+  const retention = createRetention({ db: deps.db, now, storage, mediaRetentionDays: deps.config.mediaRetentionDays });
+
   const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia });
   const subscription = createSubscriptionService({ db: deps.db, now });
 
@@ -155,17 +187,25 @@ export function createServices(deps: ServiceDeps) {
     };
   }
 
+  /**
+   * Whether this process can do its work: the database answers (within 3 s), the queue runs, the
+   * media tools are there. `ready` is false otherwise (/health/ready answers 503).
+   */
   async function health() {
     let database = 'ok';
     try {
-      await deps.db.execute(sql`select 1`);
+      await Promise.race([
+        deps.db.execute(sql`select 1`),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('database check timed out')), 3000).unref()),
+      ]);
     } catch {
       database = 'unavailable';
     }
     const queue = deps.queue ? (deps.queue.isRunning() ? 'ok' : 'stopped') : 'disabled';
     const media = await mediaHealth();
     const mediaOk = Object.values(media).every((tool) => tool.status === 'ok');
-    return { status: database === 'ok' && mediaOk ? 'ok' : 'degraded', database, queue, media };
+    const ready = database === 'ok' && queue !== 'stopped' && mediaOk;
+    return { status: ready ? 'ok' : 'degraded', ready, database, queue, media };
   }
 
   return {
@@ -184,6 +224,9 @@ export function createServices(deps: ServiceDeps) {
     executions,
     runs,
     runControl,
+    alerts,
+    retention,
+    metrics,
     publications,
     publisher,
     health,

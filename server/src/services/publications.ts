@@ -34,6 +34,8 @@ const TITLE_MAX = 100;
 export interface PublicationDto {
   id: string;
   process_id: string | null;
+  /** The run that made it (null for a recorded video, or once the process was deleted): approve/reject go there. */
+  execution_id: string | null;
   process_name: string | null;
   channel_id: string | null;
   channel_name: string | null;
@@ -98,6 +100,7 @@ function toDto({ publication: p, processName, channelName }: Row): PublicationDt
   return {
     id: p.id,
     process_id: p.processId,
+    execution_id: p.executionId,
     process_name: processName,
     channel_id: p.channelId,
     channel_name: channelName,
@@ -190,6 +193,7 @@ export function createPublicationService({
         published: sql<number>`(count(*) filter (where ${publications.status} = 'published'))::int`.mapWith(Number),
         processing: sql<number>`(count(*) filter (where ${publications.status} = 'processing'))::int`.mapWith(Number),
         failed: sql<number>`(count(*) filter (where ${publications.status} = 'failed'))::int`.mapWith(Number),
+        awaitingReview: sql<number>`(count(*) filter (where ${publications.status} = 'awaiting_review'))::int`.mapWith(Number),
         views: sql<number>`coalesce(sum(${publications.views}), 0)::bigint`.mapWith(Number),
         likes: sql<number>`coalesce(sum(${publications.likes}), 0)::bigint`.mapWith(Number),
         updated: sql<string | null>`max(${publications.statsUpdatedAt})`,
@@ -201,6 +205,7 @@ export function createPublicationService({
       published: result?.published ?? 0,
       processing: result?.processing ?? 0,
       failed: result?.failed ?? 0,
+      awaiting_review: result?.awaitingReview ?? 0,
       total_views: result?.views ?? 0,
       total_likes: result?.likes ?? 0,
       stats_updated_at: result?.updated ? new Date(result.updated).toISOString() : null,

@@ -40,7 +40,18 @@ export function nextQuotaDay(at: Date): Date {
   );
 }
 
-export function createYoutubeQuota({ db, now, dailyUnits }: { db: Db; now: () => Date; dailyUnits: number }) {
+export function createYoutubeQuota({
+  db,
+  now,
+  dailyUnits,
+  onUnits,
+}: {
+  db: Db;
+  now: () => Date;
+  dailyUnits: number;
+  /** Told of every unit spent (the metrics). */
+  onUnits?: (operation: string, units: number) => void;
+}) {
   /** OAuth clients YouTube answered quotaExceeded for, until the next quota day (per process). */
   const exhausted = new Map<string, number>();
 
@@ -63,6 +74,7 @@ export function createYoutubeQuota({ db, now, dailyUnits }: { db: Db; now: () =>
         createdAt: now(),
       })),
     );
+    onUnits?.(operation, units * calls);
   }
 
   /** Units the OAuth client spent since the quota day began, across every configuration using it. */

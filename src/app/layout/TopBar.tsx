@@ -8,8 +8,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { loggedOut, useMeQuery } from '../../api';
-import { useAppDispatch } from '../hooks';
+import { loggedOut, useLogoutMutation, useMeQuery } from '../../api';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import { Brand } from './Brand';
 import { LanguageToggle } from './LanguageToggle';
 import { ThemeToggle } from './ThemeToggle';
@@ -25,8 +25,12 @@ export function TopBar({ onOpenMenu, drawerWidth }: TopBarProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const { data: user } = useMeQuery();
+  const token = useAppSelector((state) => state.auth.token);
+  const [revoke] = useLogoutMutation();
 
   const logout = () => {
+    // The server forgets the token (best effort: the session ends here whatever it answers).
+    if (token) void revoke(token);
     // Navigate first so the guard does not remember this page as the one to come back to.
     navigate('/login', { replace: true });
     dispatch(loggedOut()); // the store's listener also drops the api cache

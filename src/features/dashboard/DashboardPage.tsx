@@ -31,6 +31,7 @@ import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   idle: 'neutral',
   running: 'running',
+  awaiting_review: 'warning',
   completed: 'success',
   error: 'error',
 };

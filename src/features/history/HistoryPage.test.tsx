@@ -268,7 +268,7 @@ describe('HistoryPage: filters', () => {
     expect(testLocation().search).toBe('?period=30');
   });
 
-  it('offers the three statuses and the three periods of the spec', async () => {
+  it('offers the statuses (the spec’s three and videos awaiting review) and the three periods', async () => {
     const { user } = renderHistory({ 'GET /publications/': page([attic]) });
     await screen.findByRole('table');
 
@@ -277,6 +277,7 @@ describe('HistoryPage: filters', () => {
       'All',
       'Published',
       'Processing',
+      'Awaiting review',
       'Failed',
     ]);
     await user.keyboard('{Escape}');

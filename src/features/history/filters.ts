@@ -6,7 +6,12 @@
 import type { PublicationDateRange, PublicationFilters, PublicationStatus } from '../../api';
 import { HISTORY_PERIODS_DAYS } from '../../lib/constants';
 
-export const PUBLICATION_STATUSES = ['published', 'processing', 'failed'] as const satisfies readonly PublicationStatus[];
+export const PUBLICATION_STATUSES = [
+  'published',
+  'processing',
+  'awaiting_review',
+  'failed',
+] as const satisfies readonly PublicationStatus[];
 
 /** TablePagination's choices; the first is the default. */
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100] as const;

@@ -1,10 +1,11 @@
 import type { PublicationStatus } from '../../api';
 import type { StatusTone } from '../../components/StatusChip';
 
-/** One colour meaning each: published green, processing blue (waiting for its time), failed red. */
+/** One colour meaning each: published green, processing blue (waiting for its time), awaiting review amber, failed red. */
 export const STATUS_TONE: Record<PublicationStatus, StatusTone> = {
   published: 'success',
   processing: 'running',
+  awaiting_review: 'warning',
   failed: 'error',
 };
 

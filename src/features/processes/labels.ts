@@ -9,6 +9,7 @@ type T = TFunction<['processes', 'common']>;
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   idle: 'neutral',
   running: 'running',
+  awaiting_review: 'warning',
   completed: 'success',
   error: 'error',
 };
@@ -28,7 +29,7 @@ function isProcessStatus(status: string): status is ProcessStatus {
   return Object.hasOwn(STATUS_TONE, status);
 }
 
-/** idle grey, running blue, completed green, error red; any other value the generic colour. */
+/** idle grey, running blue, awaiting review amber, completed green, error red; any other value the generic colour. */
 export function statusTone(status: string): StatusTone {
   return isProcessStatus(status) ? STATUS_TONE[status] : 'neutral';
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, warn, type StepContext } from '../context';
@@ -6,6 +7,27 @@ import { MediaError, mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { renderVideo } from '../media/render';
 import { subtitleCues } from '../media/subtitles';
 import { narrationText } from './media';
+
+/**
+ * Disk the render needs at most: the joined narration, the passes' parts, the video and a margin.
+ * A render that would run out of space stops here with a clear error instead of leaving half a file.
+ */
+export const RENDER_DISK_BASE_MB = 300;
+export const RENDER_DISK_PER_CHAPTER_MB = 60;
+
+async function checkFreeSpace(ctx: StepContext, chapters: number): Promise<void> {
+  const stats = await fs.statfs(ctx.workDir).catch(() => undefined);
+  if (!stats) return;
+  const freeMb = Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
+  const neededMb = RENDER_DISK_BASE_MB + chapters * RENDER_DISK_PER_CHAPTER_MB;
+  if (freeMb < neededMb) {
+    throw new StepFailure(
+      'pipeline.diskFull',
+      { free: freeMb, needed: neededMb },
+      `only ${freeMb} MB free, ${neededMb} MB needed`,
+    );
+  }
+}
 
 /** Rendering a long story may take a while on a small machine. */
 const RENDER_TIMEOUT_MS = 60 * 60 * 1000;
@@ -19,6 +41,7 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
   const audios = ctx.checkpoint.audios!.files;
   const images = ctx.checkpoint.images!;
   try {
+    await checkFreeSpace(ctx, audios.length);
     const tools = await resolveMediaTools(mediaToolsEnv(ctx.config));
     const narration = path.join(ctx.workDir, 'narration.wav');
     const joined = await concatAudio(

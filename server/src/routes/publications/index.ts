@@ -26,6 +26,7 @@ const publicationSchema = {
   required: [
     'id',
     'process_id',
+    'execution_id',
     'process_name',
     'channel_id',
     'channel_name',
@@ -46,6 +47,7 @@ const publicationSchema = {
   properties: {
     id: { type: 'string' },
     process_id: nullableString,
+    execution_id: nullableString,
     process_name: nullableString,
     channel_id: nullableString,
     channel_name: nullableString,
@@ -73,11 +75,12 @@ const filterProperties = {
 
 const statsSchema = {
   type: 'object',
-  required: ['total', 'published', 'processing', 'failed', 'total_views', 'total_likes', 'stats_updated_at'],
+  required: ['total', 'published', 'processing', 'awaiting_review', 'failed', 'total_views', 'total_likes', 'stats_updated_at'],
   properties: {
     total: { type: 'integer' },
     published: { type: 'integer' },
     processing: { type: 'integer' },
+    awaiting_review: { type: 'integer' },
     failed: { type: 'integer' },
     total_views: { type: 'integer' },
     total_likes: { type: 'integer' },
@@ -90,7 +93,8 @@ const bodyProperties = {
   video_id: { type: ['string', 'null'], maxLength: 64, pattern: '^[A-Za-z0-9_-]*$' },
   process_id: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
   channel_id: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
-  status: { type: 'string', enum: PUBLICATION_STATUSES },
+  // A recorded video is published, waiting or failed; only a run's video waits for review.
+  status: { type: 'string', enum: PUBLICATION_STATUSES.filter((status) => status !== 'awaiting_review') },
   visibility: { type: 'string', enum: PUBLICATION_VISIBILITIES },
   published_at: { type: ['string', 'null'], format: 'date-time' },
 } as const;

@@ -1,0 +1,324 @@
+/**
+ * `npm run test:workers`: exactly once with several workers, under SIGKILL (docs/engine.md, "Leases").
+ *
+ * Against a throwaway PostgreSQL (scripts/with-postgres.sh sets DATABASE_URL): the fakes of
+ * `npm run fakes` (the OpenAI API and Google/YouTube, in this process so their records can be read),
+ * the API in its own process with RUN_JOBS=false, and WORKERS `npm run worker` processes. It creates
+ * PROCESSES processes and runs them, again and again, while it kills a random worker with SIGKILL
+ * every few seconds and starts it again, KILLS times or more (every fourth stop is a SIGTERM
+ * instead, a graceful stop that hands the run back). Then it waits for every run to end
+ * and checks: every execution ended (completed, or error with a message), none is left running, no
+ * execution has more than one video on the fake YouTube, every upload belongs to a run, and every
+ * completed execution has its video there. It prints the counts and exits 1 when a check fails.
+ *
+ * Settings (environment): WORKERS (3), PROCESSES (5), KILLS (12), SETTLE_SECONDS (420).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startFakeGoogle } from '../server/fakes/google';
+import { startFakeOpenAI } from '../server/fakes/openai';
+import { createStoryResponder } from '../server/fakes/storyResponder';
+
+const WORKERS = Number(process.env.WORKERS ?? 3);
+const PROCESSES = Number(process.env.PROCESSES ?? 5);
+const KILLS = Number(process.env.KILLS ?? 12);
+const SETTLE_MS = Number(process.env.SETTLE_SECONDS ?? 420) * 1000;
+const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+const ROOT = path.resolve(__dirname, '..');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const between = (low: number, high: number) => low + Math.random() * (high - low);
+const stamp = (() => {
+  const started = Date.now();
+  return () => `${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`;
+})();
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A server program of this repository run from its TypeScript sources, its output in `logFile`. */
+function startProgram(entry: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+    cwd: ROOT,
+    env: { ...env, TS_NODE_PROJECT: 'server/tsconfig.json' },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  return child;
+}
+
+function tail(file: string, lines = 30): string {
+  if (!fs.existsSync(file)) return '';
+  return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through `npm run test:workers` (scripts/with-postgres.sh)');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-workers-'));
+  const logDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logDir);
+
+  const openai = await startFakeOpenAI({ respond: createStoryResponder() });
+  const google = await startFakeGoogle();
+  google.addClient('workers.apps.googleusercontent.com', 'GOCSPX-workers');
+  const account = google.addAccount([
+    { id: 'UC_workers_test', title: 'Workers', subscriberCount: 0, videoCount: 0, viewCount: 0 },
+  ]);
+
+  const apiPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+    HOST: '127.0.0.1',
+    WEB_DIR: path.join(dataDir, 'no-web'),
+    LOG_LEVEL: 'info',
+    OPENAI_BASE_URL: openai.url,
+    GOOGLE_AUTH_URL: google.authUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    YOUTUBE_API_URL: google.apiUrl,
+    IMAGE_PROVIDER: 'local',
+    STORY_CHAPTERS: '2',
+    ALLOW_PRIVATE_URLS: 'true',
+    // A killed worker's run is taken over 10 s after its last heartbeat (90 s in production).
+    LEASE_STALE_SECONDS: '10',
+    WORKER_CONCURRENCY: '1',
+    API_RATE_LIMIT_PER_MINUTE: '0',
+    ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
+  };
+
+  const children = new Set<ChildProcess>();
+  const cleanup = () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+  process.on('exit', cleanup);
+
+  const apiLog = path.join(logDir, 'api.log');
+  const api = startProgram('server/src/server.ts', { ...env, PORT: String(apiPort), RUN_JOBS: 'false' }, apiLog);
+  children.add(api);
+  const base = `http://127.0.0.1:${apiPort}/api/v1`;
+  for (let waited = 0; ; waited += 250) {
+    const ready = await fetch(`${base}/health/live`).catch(() => undefined);
+    if (ready?.ok) break;
+    if (waited > 90_000 || api.exitCode !== null) throw new Error(`the API did not start:\n${tail(apiLog)}`);
+    await sleep(250);
+  }
+  console.log(`${stamp()}  API on ${base} (RUN_JOBS=false), PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
+
+  const request = async (method: string, url: string, body?: unknown, token?: string) => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  // A user with a chat-model key, a channel and an authorized YouTube configuration; PROCESSES processes.
+  const { access_token: token } = await request('POST', '/auth/register', {
+    name: 'Workers',
+    email: 'workers@example.com',
+    password: 'workers-test-123',
+    plan: 'annual',
+  });
+  await request('POST', '/chatgpt/config', { api_key: 'sk-workers-0123456789abcdef0123' }, token);
+  const channel = await request('POST', '/channels/', { channel_id: 'UC_workers_test', name: 'Workers' }, token);
+  const youtube = await request(
+    'POST',
+    '/youtube-apis/',
+    {
+      name: 'Workers',
+      channel_id: 'UC_workers_test',
+      client_id: 'workers.apps.googleusercontent.com',
+      client_secret: 'GOCSPX-workers',
+      refresh_token: google.issueRefreshToken('workers.apps.googleusercontent.com', account),
+    },
+    token,
+  );
+  const processIds: string[] = [];
+  for (let i = 1; i <= PROCESSES; i += 1) {
+    const created = await request(
+      'POST',
+      '/processes/',
+      {
+        name: `Worker test ${i}`,
+        channel_id: channel.id,
+        youtube_api_id: youtube.id,
+        prompt_id: BUILTIN_DRAMA,
+        language: 'pt',
+        voice_id: HELENA,
+      },
+      token,
+    );
+    processIds.push(created.id);
+  }
+
+  // The workers, each restarted after every kill.
+  const workers: (ChildProcess | undefined)[] = [];
+  let starts = 0;
+  const startWorker = (slot: number) => {
+    starts += 1;
+    const child = startProgram('server/src/worker.ts', env, path.join(logDir, `worker-${slot}.log`));
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    workers[slot] = child;
+  };
+  for (let slot = 0; slot < WORKERS; slot += 1) startWorker(slot);
+
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const running = async () =>
+    Number((await db.query(`select count(*)::int as n from executions where status = 'running'`)).rows[0].n);
+
+  // Rounds of runs while workers are killed at random moments.
+  let kills = 0;
+  let stops = 0;
+  let rounds = 0;
+  const executeAll = async () => {
+    rounds += 1;
+    for (const id of processIds) await request('POST', `/processes/${id}/execute`, undefined, token);
+    console.log(`${stamp()}  round ${rounds}: ${processIds.length} executions started`);
+  };
+  await executeAll();
+  while (kills < KILLS) {
+    await sleep(between(3000, 8000));
+    if ((await running()) === 0) {
+      await executeAll();
+      continue;
+    }
+    const slot = Math.floor(Math.random() * WORKERS);
+    const victim = workers[slot];
+    if (!victim || victim.exitCode !== null) continue;
+    if ((kills + stops) % 4 === 3) {
+      // Now and then a graceful stop: the worker hands its run back without spending a recovery.
+      const exited = new Promise((resolve) => victim.once('exit', resolve));
+      victim.kill('SIGTERM');
+      stops += 1;
+      console.log(
+        `${stamp()}  stop ${stops}: worker ${slot} (pid ${victim.pid}) with SIGTERM, ${await running()} run(s) in progress`,
+      );
+      await Promise.race([exited, sleep(25_000)]);
+    } else {
+      victim.kill('SIGKILL');
+      kills += 1;
+      console.log(
+        `${stamp()}  kill ${kills}: worker ${slot} (pid ${victim.pid}) with SIGKILL, ${await running()} run(s) in progress`,
+      );
+      await sleep(between(300, 2000));
+    }
+    startWorker(slot);
+  }
+
+  // Let every run end: runs whose worker was killed are taken over once their lease is stale.
+  console.log(`${stamp()}  ${kills} kills done; waiting for every run to end`);
+  const deadline = Date.now() + SETTLE_MS;
+  while ((await running()) > 0 && Date.now() < deadline) await sleep(2000);
+  await sleep(3000);
+
+  // The checks.
+  const { rows: runs } = await db.query<{
+    id: string;
+    status: string;
+    error: string | null;
+    error_key: string | null;
+    recoveries: number;
+  }>(`select id, status, error, error_key, recoveries from executions order by started_at`);
+  const { rows: published } = await db.query<{ execution_id: string; video_id: string | null }>(
+    `select execution_id, video_id from publications where execution_id is not null`,
+  );
+  await db.end();
+
+  const videoSha = new Map<string, string>();
+  for (const run of runs) {
+    const file = path.join(dataDir, 'media', run.id, 'video.mp4');
+    if (fs.existsSync(file)) videoSha.set(crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'), run.id);
+  }
+  const uploadsPer = new Map<string, number>();
+  let strayUploads = 0;
+  for (const upload of google.uploads) {
+    const owner = videoSha.get(upload.sha256);
+    if (!owner) strayUploads += 1;
+    else uploadsPer.set(owner, (uploadsPer.get(owner) ?? 0) + 1);
+  }
+  const videoOf = new Map(published.map((row) => [row.execution_id, row.video_id]));
+
+  const failures: string[] = [];
+  const byStatus = new Map<string, number>();
+  const errors = new Map<string, number>();
+  for (const run of runs) {
+    byStatus.set(run.status, (byStatus.get(run.status) ?? 0) + 1);
+    if (run.status === 'running') failures.push(`execution ${run.id} is still running`);
+    else if (run.status === 'error') {
+      if (!run.error) failures.push(`execution ${run.id} ended in error without a message`);
+      errors.set(run.error_key ?? run.error ?? '?', (errors.get(run.error_key ?? run.error ?? '?') ?? 0) + 1);
+    } else if (run.status === 'completed') {
+      const videoId = videoOf.get(run.id);
+      if (!videoId || !google.videos.has(videoId)) failures.push(`completed execution ${run.id} has no video on YouTube`);
+      if ((uploadsPer.get(run.id) ?? 0) !== 1)
+        failures.push(`completed execution ${run.id} has ${uploadsPer.get(run.id) ?? 0} uploads`);
+    } else failures.push(`execution ${run.id} ended ${run.status}`);
+    if ((uploadsPer.get(run.id) ?? 0) > 1) failures.push(`execution ${run.id} was uploaded ${uploadsPer.get(run.id)} times`);
+  }
+  if (strayUploads > 0) failures.push(`${strayUploads} upload(s) belong to no execution's video`);
+  if (!byStatus.get('completed')) failures.push('no execution completed');
+  // The fakes never fail: the only acceptable error is a run interrupted more often than MAX_RECOVERIES.
+  for (const [key, count] of errors) if (key !== 'pipeline.interrupted') failures.push(`${count} execution(s) ended in ${key}`);
+
+  const maxUploads = Math.max(0, ...uploadsPer.values());
+  console.log(`
+Workers under SIGKILL (${WORKERS} workers, ${PROCESSES} processes, ${rounds} round(s))
+  kills (SIGKILL)                  ${kills}
+  graceful stops (SIGTERM)         ${stops}
+  worker starts                    ${starts}
+  executions                       ${runs.length}
+    completed                      ${byStatus.get('completed') ?? 0}
+    error                          ${byStatus.get('error') ?? 0}${errors.size ? `  (${[...errors].map(([key, n]) => `${key}: ${n}`).join(', ')})` : ''}
+    still running                  ${byStatus.get('running') ?? 0}
+  recoveries (runs taken over)     ${runs.reduce((sum, run) => sum + run.recoveries, 0)}
+  uploads on the fake YouTube      ${google.uploads.length}
+  most uploads of one execution    ${maxUploads}
+  uploads of no execution          ${strayUploads}
+  completed without their video    ${failures.filter((f) => f.includes('has no video')).length}
+  ${stamp().trim()} in all`);
+
+  for (const child of children) child.kill('SIGTERM');
+  await sleep(1500);
+  cleanup();
+  await openai.close();
+  await google.close();
+  if (failures.length > 0) {
+    console.error(`\nFAILED:\n  ${failures.join('\n  ')}`);
+    for (const file of fs.readdirSync(logDir)) console.error(`\n--- ${file} (last lines)\n${tail(path.join(logDir, file), 15)}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(1);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log('\nPASS: every execution ended, none twice on YouTube, every completed one with its video.');
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,268 @@
+import crypto from 'node:crypto';
+import { eq, lt } from 'drizzle-orm';
+import type { Db } from '../db';
+import { alertsSent, notificationSettings, processes, users } from '../db/schema';
+import { unprocessable } from '../errors';
+import { BlockedAddressError, isBlockedAddressError, userFetch } from '../lib/egress';
+import { maskSecret, type SecretBox } from '../lib/secrets';
+import { translate, type Language, type MessageKey } from '../messages';
+import type { Mailer } from '../providers/mailer';
+import { describeError } from './errorText';
+
+/**
+ * Alerts: telling the owner when something needs them (docs/engine.md, "Alerts"). A run that
+ * failed, a YouTube authorization Google no longer accepts, an exhausted YouTube quota, a video
+ * waiting for review. Each goes by email (the real mailer when SMTP_URL is set, else the log) and,
+ * when the user set one, to a webhook (Slack/Discord-compatible JSON, signed with HMAC-SHA256), at
+ * most once per cause, process and day, and only the causes the user wants. Sent from the job
+ * queue, never inside a run's step.
+ */
+
+export const ALERT_CAUSES = ['run_failed', 'authorization', 'quota', 'review'] as const;
+export type AlertCause = (typeof ALERT_CAUSES)[number];
+
+export interface AlertJob {
+  userId: string;
+  processId: string;
+  cause: AlertCause;
+  executionId?: string;
+  /** The run's error (a message key and its params); put in the owner's words when the alert is sent. */
+  errorKey?: string;
+  errorParams?: Record<string, string | number>;
+  errorText?: string;
+}
+
+export interface NotificationSettingsDto {
+  run_failed: boolean;
+  authorization: boolean;
+  quota: boolean;
+  review: boolean;
+  webhook_url: string | null;
+  has_webhook_secret: boolean;
+  webhook_secret_masked: string;
+}
+
+export interface NotificationSettingsInput {
+  run_failed?: boolean;
+  authorization?: boolean;
+  quota?: boolean;
+  review?: boolean;
+  webhook_url?: string | null;
+  webhook_secret?: string | null;
+}
+
+export interface AlertServiceDeps {
+  db: Db;
+  now: () => Date;
+  secrets: SecretBox;
+  mailer: Mailer;
+  publicUrl: string;
+  /** ALLOW_PRIVATE_URLS: a webhook may reach a private address. */
+  allowPrivateUrls: boolean;
+  /** Hands an alert to the job queue; absent: sent in the background of this process. */
+  enqueue?: (job: AlertJob) => Promise<void>;
+  log?: (error: unknown, message: string) => void;
+}
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const SIGNATURE_HEADER = 'x-storyflow-signature';
+export const TIMESTAMP_HEADER = 'x-storyflow-timestamp';
+const WEBHOOK_URL_MAX = 2000;
+const SECRET_MAX = 200;
+
+/** The HMAC-SHA256 a receiver recomputes: over `<timestamp>.<body>`, hex, as `sha256=<hex>`. */
+export function webhookSignature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+const DEFAULTS = { runFailed: true, authorization: true, quota: true, review: true } as const;
+
+export function createAlertService(deps: AlertServiceDeps) {
+  const { db, now, secrets } = deps;
+  const background = new Set<Promise<void>>();
+
+  async function settingsRow(userId: string) {
+    const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId));
+    return row;
+  }
+
+  function toDto(row: Awaited<ReturnType<typeof settingsRow>>): NotificationSettingsDto {
+    const secret = row ? secrets.tryOpen(row.webhookSecretEnc) : undefined;
+    return {
+      run_failed: row?.runFailed ?? DEFAULTS.runFailed,
+      authorization: row?.authorization ?? DEFAULTS.authorization,
+      quota: row?.quota ?? DEFAULTS.quota,
+      review: row?.review ?? DEFAULTS.review,
+      webhook_url: row?.webhookUrl ?? null,
+      has_webhook_secret: secret !== undefined,
+      webhook_secret_masked: secret === undefined ? '' : maskSecret(secret),
+    };
+  }
+
+  async function get(userId: string): Promise<NotificationSettingsDto> {
+    return toDto(await settingsRow(userId));
+  }
+
+  /** An http(s) URL or nothing; checked against private addresses when it is used (lib/egress). */
+  function cleanUrl(value: string | null): string | null {
+    const raw = value?.trim();
+    if (!raw) return null;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw unprocessable('notifications.webhookInvalid');
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || raw.length > WEBHOOK_URL_MAX || url.username || url.password) {
+      throw unprocessable('notifications.webhookInvalid');
+    }
+    return url.href;
+  }
+
+  async function update(userId: string, input: NotificationSettingsInput): Promise<NotificationSettingsDto> {
+    const current = await settingsRow(userId);
+    const values = {
+      runFailed: input.run_failed ?? current?.runFailed ?? DEFAULTS.runFailed,
+      authorization: input.authorization ?? current?.authorization ?? DEFAULTS.authorization,
+      quota: input.quota ?? current?.quota ?? DEFAULTS.quota,
+      review: input.review ?? current?.review ?? DEFAULTS.review,
+      webhookUrl: input.webhook_url === undefined ? (current?.webhookUrl ?? null) : cleanUrl(input.webhook_url),
+      webhookSecretEnc: current?.webhookSecretEnc ?? null,
+      updatedAt: now(),
+    };
+    if (input.webhook_secret !== undefined) {
+      const secret = input.webhook_secret?.trim();
+      if (secret && (secret.length > SECRET_MAX || !/^[\x21-\x7e]+$/.test(secret)))
+        throw unprocessable('notifications.secretInvalid');
+      values.webhookSecretEnc = secret ? secrets.seal(secret) : null;
+    }
+    await db
+      .insert(notificationSettings)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: notificationSettings.userId, set: values });
+    return get(userId);
+  }
+
+  const wanted = (settings: NotificationSettingsDto, cause: AlertCause) =>
+    ({ run_failed: settings.run_failed, authorization: settings.authorization, quota: settings.quota, review: settings.review })[
+      cause
+    ];
+
+  /**
+   * Something needs the owner: queued (once per cause, process and UTC day, and only when the owner
+   * wants that cause). Answers whether an alert went out now.
+   */
+  async function notify(job: AlertJob): Promise<boolean> {
+    const settings = await get(job.userId);
+    if (!wanted(settings, job.cause)) return false;
+    const day = now().toISOString().slice(0, 10);
+    const inserted = await db
+      .insert(alertsSent)
+      .values({ userId: job.userId, processId: job.processId, cause: job.cause, day, createdAt: now() })
+      .onConflictDoNothing()
+      .returning({ cause: alertsSent.cause });
+    if (inserted.length === 0) return false;
+    if (deps.enqueue) {
+      await deps.enqueue(job);
+    } else {
+      const sending: Promise<void> = deliver(job)
+        .catch((error: unknown) => deps.log?.(error, 'alert not sent'))
+        .finally(() => background.delete(sending));
+      background.add(sending);
+    }
+    return true;
+  }
+
+  /** The alert's words in the owner's language. */
+  function compose(job: AlertJob, user: { name: string; language: string }, processName: string) {
+    const language: Language = user.language === 'pt' ? 'pt' : 'en';
+    const link = `${deps.publicUrl}/processes`;
+    const reason = describeError(job.errorKey ?? null, job.errorParams, job.errorText ?? null, language) ?? '';
+    const params = { name: user.name, process: processName, link, reason };
+    const subject = translate(language, `alerts.${job.cause}.subject` as MessageKey, params);
+    const text = translate(language, `alerts.${job.cause}.body` as MessageKey, params);
+    return { language, subject, text };
+  }
+
+  /** POSTs `payload` to the user's webhook, signed; throws on a refused address or an answer that is not 2xx. */
+  async function postWebhook(url: string, secret: string | undefined, payload: object): Promise<void> {
+    const body = JSON.stringify(payload);
+    const timestamp = String(Math.floor(now().getTime() / 1000));
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'StoryFlow-Alerts/1' };
+    if (secret) {
+      headers[TIMESTAMP_HEADER] = timestamp;
+      headers[SIGNATURE_HEADER] = webhookSignature(secret, timestamp, body);
+    }
+    const send = userFetch({ allowPrivate: deps.allowPrivateUrls });
+    const response = await send(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      redirect: 'error',
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+  }
+
+  /** The job: the email and the webhook of one alert. */
+  async function deliver(job: AlertJob): Promise<void> {
+    const [user] = await db
+      .select({ name: users.name, email: users.email, language: users.language })
+      .from(users)
+      .where(eq(users.id, job.userId));
+    const [process] = await db.select({ name: processes.name }).from(processes).where(eq(processes.id, job.processId));
+    if (!user || !process) return;
+    const { subject, text } = compose(job, user, process.name);
+    await deps.mailer.send({ to: user.email, subject, text });
+    const row = await settingsRow(job.userId);
+    if (row?.webhookUrl) {
+      await postWebhook(row.webhookUrl, secrets.tryOpen(row.webhookSecretEnc), {
+        text: `${subject}\n${text}`,
+        content: `${subject}\n${text}`.slice(0, 2000),
+        event: job.cause,
+        process: { id: job.processId, name: process.name },
+        execution_id: job.executionId ?? null,
+        sent_at: now().toISOString(),
+      }).catch((error: unknown) => deps.log?.(error, 'alert webhook failed'));
+    }
+  }
+
+  /** "Send test": a message to the webhook now; says whether it arrived (no upstream text). */
+  async function testWebhook(userId: string, language: Language): Promise<{ delivered: boolean; detail: string }> {
+    const row = await settingsRow(userId);
+    if (!row?.webhookUrl) throw unprocessable('notifications.webhookMissing');
+    try {
+      const text = translate(language, 'notifications.testMessage');
+      await postWebhook(row.webhookUrl, secrets.tryOpen(row.webhookSecretEnc), {
+        text,
+        content: text,
+        event: 'test',
+        sent_at: now().toISOString(),
+      });
+      return { delivered: true, detail: translate(language, 'notifications.testDelivered') };
+    } catch (error) {
+      const reason =
+        error instanceof BlockedAddressError || isBlockedAddressError(error)
+          ? translate(language, 'common.addressNotAllowed')
+          : (/HTTP \d{3}/.exec(error instanceof Error ? error.message : '')?.[0] ??
+            translate(language, 'chatModel.reasonUnreachable'));
+      return { delivered: false, detail: translate(language, 'notifications.testFailed', { reason }) };
+    }
+  }
+
+  /** Drops the dedupe rows older than a week (the purge job). */
+  async function purge(before: Date): Promise<number> {
+    const removed = await db.delete(alertsSent).where(lt(alertsSent.createdAt, before)).returning({ cause: alertsSent.cause });
+    return removed.length;
+  }
+
+  /** Waits for alerts sent in the background (no queue). */
+  async function drain(): Promise<void> {
+    while (background.size > 0) await Promise.all([...background]);
+  }
+
+  return { get, update, notify, deliver, testWebhook, purge, drain };
+}
+
+export type AlertService = ReturnType<typeof createAlertService>;
