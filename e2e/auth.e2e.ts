@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { confirmationLink, uniqueEmail } from './support';
 
 /** The foundation's journey: sign up, preferences that survive a reload, sign out, sign in. */
 const email = `e2e-${Date.now()}@example.com`;
@@ -73,4 +74,33 @@ test('a signed-out visitor can ask for a password reset', async ({ page }) => {
   await expect(page.getByText(email)).toBeVisible();
   await page.getByRole('button', { name: 'Use another email' }).click();
   await expect(page.getByLabel('Email')).toHaveValue('');
+});
+
+test('a new account confirms its email from the link it was sent, and the banner goes', async ({ page }) => {
+  const address = uniqueEmail('verify');
+  await page.goto('/signup');
+  await page.getByLabel('Full name').fill('Vera Confirm');
+  await page.getByLabel('Email').fill(address);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const banner = page.getByRole('region', { name: 'Email confirmation' });
+  await expect(banner).toContainText(`we sent a confirmation link to ${address}`);
+  await expect(banner.getByRole('button', { name: 'Send it again' })).toBeEnabled();
+
+  // The link of the (fake) mailbox, opened in this browser: confirmed, then on to the console.
+  const link = await confirmationLink(page.request, address);
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(page.getByText('Your email is confirmed.')).toBeVisible();
+  await page
+    .getByRole('link', { name: 'Go to the dashboard' })
+    .or(page.getByRole('button', { name: 'Go to the dashboard' }))
+    .click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('region', { name: 'Email confirmation' })).toHaveCount(0);
+
+  // The link works once.
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(page.getByRole('alert')).toBeVisible();
 });

@@ -43,7 +43,9 @@ test('connect a channel, two YouTube configurations, authorize and test them, an
   await backup.getByRole('button', { name: 'Authorize Backup' }).click();
   const popup = await popupPromise;
   await expect(popup.getByRole('status')).toContainText('Connected to YouTube channel');
-  await expect(page.getByRole('status').filter({ hasText: 'Connected to YouTube channel “Fake Stories Channel”.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Connected to YouTube channel “Fake Stories Channel”.' }),
+  ).toBeVisible();
   await expect(backup.getByText('Connected', { exact: true })).toBeVisible();
   await backup.getByRole('button', { name: 'Test Backup' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Connected to (the )?YouTube/ })).toBeVisible();

@@ -20,11 +20,18 @@ test('filter the history, publish a video as public, download the report and del
   const email = await ensureAccount(page.request, uniqueEmail('history'));
   const headers = await token(page.request, email);
   await page.request.post('/api/v1/chatgpt/config', { headers, data: { api_key: 'sk-e2e-history-key-0123456789' } });
-  const channel = await (await page.request.post('/api/v1/channels/', { headers, data: { channel_id: FAKES.channelId, name: 'Night Tales' } })).json();
+  const channel = await (
+    await page.request.post('/api/v1/channels/', { headers, data: { channel_id: FAKES.channelId, name: 'Night Tales' } })
+  ).json();
   const config = await (
     await page.request.post('/api/v1/youtube-apis/', {
       headers,
-      data: { name: 'History API', channel_id: FAKES.channelId, client_id: 'history.apps.googleusercontent.com', client_secret: 'GOCSPX-history' },
+      data: {
+        name: 'History API',
+        channel_id: FAKES.channelId,
+        client_id: 'history.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-history',
+      },
     })
   ).json();
   // A record made by hand (no video), so the filters have something to leave out.
@@ -41,12 +48,22 @@ test('filter the history, publish a video as public, download the report and del
   const process = await (
     await page.request.post('/api/v1/processes/', {
       headers,
-      data: { name: 'History run', channel_id: channel.id, youtube_api_id: config.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
+      data: {
+        name: 'History run',
+        channel_id: channel.id,
+        youtube_api_id: config.id,
+        prompt_id: BUILTIN_DRAMA,
+        language: 'pt',
+        voice_id: HELENA,
+      },
     })
   ).json();
-  const executionId = (await (await page.request.post(`/api/v1/processes/${process.id}/execute`, { headers })).json()).execution_id;
+  const executionId = (await (await page.request.post(`/api/v1/processes/${process.id}/execute`, { headers })).json())
+    .execution_id;
   await expect
-    .poll(async () => (await (await page.request.get(`/api/v1/executions/${executionId}`, { headers })).json()).status, { timeout: 90_000 })
+    .poll(async () => (await (await page.request.get(`/api/v1/executions/${executionId}`, { headers })).json()).status, {
+      timeout: 90_000,
+    })
     .toBe('completed');
   const title: string = (await (await page.request.get(`/api/v1/executions/${executionId}`, { headers })).json()).story_title;
 
@@ -71,7 +88,10 @@ test('filter the history, publish a video as public, download the report and del
   await expect(watch).toHaveAttribute('target', '_blank');
 
   // Publish as public, after confirming.
-  await page.getByRole('button', { name: `Publish “${title}” as public` }).first().click();
+  await page
+    .getByRole('button', { name: `Publish “${title}” as public` })
+    .first()
+    .click();
   const confirm = page.getByRole('dialog', { name: `Publish “${title}” as public?` });
   await confirm.getByRole('button', { name: 'Publish as public' }).click();
   await expect(page.getByText(`“${title}” is now public on YouTube.`)).toBeVisible();
@@ -87,7 +107,10 @@ test('filter the history, publish a video as public, download the report and del
   expect(csv.toString('utf8')).toContain(title);
 
   // Delete the video, after confirming: gone from YouTube and from the history.
-  await page.getByRole('button', { name: `Delete the video “${title}”` }).first().click();
+  await page
+    .getByRole('button', { name: `Delete the video “${title}”` })
+    .first()
+    .click();
   const remove = page.getByRole('dialog', { name: `Delete “${title}”?` });
   await expect(remove.getByText(/also deleted from YouTube/)).toBeVisible();
   await remove.getByRole('button', { name: 'Delete video' }).click();

@@ -11,8 +11,15 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT || 3210);
 const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
 export const ADMIN_EMAIL = 'admin@e2e.test';
-/** Fixed ports of `npm run fakes` for the suite: fake Google + YouTube, fake OpenAI, fake proxy. */
-export const FAKES = { google: port + 81, openai: port + 82, proxy: port + 83, channelId: 'UCe2eFakeChannel00000001' };
+/** Fixed ports of `npm run fakes` for the suite: fake Google + YouTube, fake OpenAI, fake proxy, fake mail. */
+export const FAKES = {
+  google: port + 81,
+  openai: port + 82,
+  proxy: port + 83,
+  smtp: port + 85,
+  inbox: port + 86,
+  channelId: 'UCe2eFakeChannel00000001',
+};
 
 export default defineConfig({
   testDir: '.',
@@ -57,6 +64,8 @@ export default defineConfig({
         FAKE_GOOGLE_PORT: String(FAKES.google),
         FAKE_OPENAI_PORT: String(FAKES.openai),
         FAKE_PROXY_PORT: String(FAKES.proxy),
+        FAKE_SMTP_PORT: String(FAKES.smtp),
+        FAKE_SMTP_INBOX_PORT: String(FAKES.inbox),
         FAKE_CHANNEL_ID: FAKES.channelId,
       },
     },
@@ -82,6 +91,10 @@ export default defineConfig({
         YOUTUBE_API_URL: `http://127.0.0.1:${FAKES.google}/`,
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKES.openai}/v1`,
         PROXY_CHECK_URL: `http://127.0.0.1:${FAKES.google}/generate_204`,
+        // Confirmation emails go to the fake mail server, whose inbox the suite reads to follow links.
+        SMTP_URL: `smtp://127.0.0.1:${FAKES.smtp}`,
+        // Every fake listens on 127.0.0.1, which the egress guard refuses for user-entered addresses.
+        ALLOW_PRIVATE_URLS: 'true',
         // Short stories with locally drawn scene cards keep a full run within seconds.
         IMAGE_PROVIDER: 'local',
         STORY_CHAPTERS: '2',

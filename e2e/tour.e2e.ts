@@ -32,7 +32,10 @@ const ROUTES = [
 ];
 const ADMIN_ROUTES = [...ROUTES, '/settings?tab=voices', '/settings?tab=proxies'];
 const SHOTS = path.join(__dirname, '..', 'test-results', 'tour');
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 const slug = (route: string) => route.replace(/^\//, '').replace(/[?=]/g, '-') || 'root';
 
@@ -47,11 +50,18 @@ async function seed(request: APIRequestContext, token: string): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
   await request.post('/api/v1/chatgpt/config', { headers, data: { api_key: 'sk-tour-0123456789abcdef' } });
   const channelId = `UCtour${Math.floor(Math.random() * 1e9)}`;
-  const channel = await (await request.post('/api/v1/channels/', { headers, data: { channel_id: channelId, name: 'Tour channel', min_views: 100 } })).json();
+  const channel = await (
+    await request.post('/api/v1/channels/', { headers, data: { channel_id: channelId, name: 'Tour channel', min_views: 100 } })
+  ).json();
   const config = await (
     await request.post('/api/v1/youtube-apis/', {
       headers,
-      data: { name: 'Tour API', channel_id: FAKES.channelId, client_id: 'tour.apps.googleusercontent.com', client_secret: 'GOCSPX-tour' },
+      data: {
+        name: 'Tour API',
+        channel_id: FAKES.channelId,
+        client_id: 'tour.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-tour',
+      },
     })
   ).json();
   await request.post('/api/v1/processes/', {
@@ -67,14 +77,24 @@ async function seed(request: APIRequestContext, token: string): Promise<void> {
   });
   await request.post('/api/v1/publications/', {
     headers,
-    data: { video_title: 'A carta da avó', video_id: 'tourVideo01', channel_id: channel.id, status: 'published', visibility: 'public', published_at: new Date(Date.now() - 86_400_000).toISOString() },
+    data: {
+      video_title: 'A carta da avó',
+      video_id: 'tourVideo01',
+      channel_id: channel.id,
+      status: 'published',
+      visibility: 'public',
+      published_at: new Date(Date.now() - 86_400_000).toISOString(),
+    },
   });
 }
 
 /** The session and the preferences, as the app keeps them in local storage (redux-persist). */
 async function prepare(page: Page, token: string | null, language: Language, theme: Theme): Promise<string[]> {
   const stored = (value: Record<string, unknown>) =>
-    JSON.stringify({ ...Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)])), _persist: JSON.stringify({ version: -1, rehydrated: true }) });
+    JSON.stringify({
+      ...Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)])),
+      _persist: JSON.stringify({ version: -1, rehydrated: true }),
+    });
   await page.addInitScript(
     ([auth, preferences]) => {
       if (auth) window.localStorage.setItem('persist:auth', auth);
@@ -105,7 +125,13 @@ async function axe(page: Page, route: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${route}: ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.replace(/\s+/g, ' ')).slice(0, 4).join('\n    ')}`);
+    .map(
+      (v) =>
+        `${route}: ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.replace(/\s+/g, ' '))
+          .slice(0, 4)
+          .join('\n    ')}`,
+    );
 }
 
 const combos: { role: 'user' | 'admin'; language: Language; theme: Theme; axe: boolean }[] = [

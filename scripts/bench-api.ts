@@ -75,20 +75,37 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   const kind = databaseUrl ? 'PostgreSQL' : 'PGlite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
-  const database = databaseUrl ? await openDatabase({ databaseUrl }) : await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIR: path.join(dataDir, 'no-web'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const database = databaseUrl
+    ? await openDatabase({ databaseUrl })
+    : await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIR: path.join(dataDir, 'no-web'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const app = await buildApp({ config, database, mailer: memoryMailer(), logger: false, enqueue: async () => null });
   const bare = Fastify({ logger: false });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as AddressInfo).port;
     const inject = async (method: 'POST' | 'GET', url: string, body: unknown, token?: string) => {
-      const response = await app.inject({ method, url: `/api/v1${url}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const response = await app.inject({
+        method,
+        url: `/api/v1${url}`,
+        payload: body as object,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
       if (response.statusCode >= 400) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
       return response.json();
     };
     const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.com`;
-    const { access_token: token, user } = await inject('POST', '/auth/register', { name: 'Bench', email, password: 'bench-secret', plan: 'monthly' });
+    const { access_token: token, user } = await inject('POST', '/auth/register', {
+      name: 'Bench',
+      email,
+      password: 'bench-secret',
+      plan: 'monthly',
+    });
 
     // 100 processes with their channel and configuration.
     const channel = await inject('POST', '/channels/', { channel_id: 'UC_bench_api', name: 'Bench' }, token);
@@ -102,7 +119,14 @@ async function main(): Promise<void> {
       await inject(
         'POST',
         '/processes/',
-        { name: `Process ${i}`, channel_id: channel.id, youtube_api_id: youtubeApi.id, prompt_id: BUILTIN_DRAMA, language: 'pt', voice_id: HELENA },
+        {
+          name: `Process ${i}`,
+          channel_id: channel.id,
+          youtube_api_id: youtubeApi.id,
+          prompt_id: BUILTIN_DRAMA,
+          language: 'pt',
+          voice_id: HELENA,
+        },
         token,
       );
     }
@@ -166,9 +190,15 @@ async function main(): Promise<void> {
     console.log(`seeded ${PUBLICATIONS.toLocaleString('en')} publications in ${seedSeconds.toFixed(1)} s`);
     console.log(`filtered history (search + status + period, ${matched} matches, page of 25), ${LATENCY_REQUESTS} requests:`);
     console.log(`  p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms  (target p95 ≤ ${target} ms: ${verdict(p95 <= target)})`);
-    console.log(`GET /processes/ (${PROCESSES} rows, ${(listed.body.length / 1024).toFixed(0)} KB), ${CONCURRENCY} clients × ${THROUGHPUT_SECONDS} s:`);
-    console.log(`  ours ${ourRate.toFixed(0)} req/s, bare route ${bareRate.toFixed(0)} req/s: ${ratio.toFixed(2)}x  (target ≥ 0.5x: ${verdict(ratio >= 0.5)})`);
-    console.log(`  right after a change (the cached list made again): p50 ${percentile(cold, 50).toFixed(1)} ms, p95 ${percentile(cold, 95).toFixed(1)} ms`);
+    console.log(
+      `GET /processes/ (${PROCESSES} rows, ${(listed.body.length / 1024).toFixed(0)} KB), ${CONCURRENCY} clients × ${THROUGHPUT_SECONDS} s:`,
+    );
+    console.log(
+      `  ours ${ourRate.toFixed(0)} req/s, bare route ${bareRate.toFixed(0)} req/s: ${ratio.toFixed(2)}x  (target ≥ 0.5x: ${verdict(ratio >= 0.5)})`,
+    );
+    console.log(
+      `  right after a change (the cached list made again): p50 ${percentile(cold, 50).toFixed(1)} ms, p95 ${percentile(cold, 95).toFixed(1)} ms`,
+    );
   } finally {
     agent.destroy();
     await bare.close();

@@ -13,16 +13,16 @@
  *
  * Settings (environment): WORKERS (3), PROCESSES (5), KILLS (12), SETTLE_SECONDS (420).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startFakeGoogle } from '../server/fakes/google';
 import { startFakeOpenAI } from '../server/fakes/openai';
 import { createStoryResponder } from '../server/fakes/storyResponder';
+import { clusterEnv, freePort, sleep, stamp, startApi, startProgram, tail } from './lib/programs';
 
 const WORKERS = Number(process.env.WORKERS ?? 3);
 const PROCESSES = Number(process.env.PROCESSES ?? 5);
@@ -30,39 +30,8 @@ const KILLS = Number(process.env.KILLS ?? 12);
 const SETTLE_MS = Number(process.env.SETTLE_SECONDS ?? 420) * 1000;
 const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
 const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
-const ROOT = path.resolve(__dirname, '..');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (low: number, high: number) => low + Math.random() * (high - low);
-const stamp = (() => {
-  const started = Date.now();
-  return () => `${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`;
-})();
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A server program of this repository run from its TypeScript sources, its output in `logFile`. */
-function startProgram(entry: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
-    cwd: ROOT,
-    env: { ...env, TS_NODE_PROJECT: 'server/tsconfig.json' },
-    stdio: ['ignore', log, log],
-  });
-  fs.closeSync(log);
-  return child;
-}
-
-function tail(file: string, lines = 30): string {
-  if (!fs.existsSync(file)) return '';
-  return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -80,26 +49,10 @@ async function main(): Promise<void> {
 
   const apiPort = await freePort();
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    APP_SECRET: crypto.randomBytes(32).toString('hex'),
-    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
-    HOST: '127.0.0.1',
-    WEB_DIR: path.join(dataDir, 'no-web'),
-    LOG_LEVEL: 'info',
-    OPENAI_BASE_URL: openai.url,
-    GOOGLE_AUTH_URL: google.authUrl,
-    GOOGLE_TOKEN_URL: google.tokenUrl,
-    YOUTUBE_API_URL: google.apiUrl,
-    IMAGE_PROVIDER: 'local',
-    STORY_CHAPTERS: '2',
-    ALLOW_PRIVATE_URLS: 'true',
+    ...clusterEnv({ databaseUrl, dataDir, apiPort, openaiUrl: openai.url, google }),
     // A killed worker's run is taken over 10 s after its last heartbeat (90 s in production).
     LEASE_STALE_SECONDS: '10',
     WORKER_CONCURRENCY: '1',
-    API_RATE_LIMIT_PER_MINUTE: '0',
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
   };
 
@@ -110,15 +63,8 @@ async function main(): Promise<void> {
   process.on('exit', cleanup);
 
   const apiLog = path.join(logDir, 'api.log');
-  const api = startProgram('server/src/server.ts', { ...env, PORT: String(apiPort), RUN_JOBS: 'false' }, apiLog);
+  const { api, base } = await startApi(env, apiPort, apiLog);
   children.add(api);
-  const base = `http://127.0.0.1:${apiPort}/api/v1`;
-  for (let waited = 0; ; waited += 250) {
-    const ready = await fetch(`${base}/health/live`).catch(() => undefined);
-    if (ready?.ok) break;
-    if (waited > 90_000 || api.exitCode !== null) throw new Error(`the API did not start:\n${tail(apiLog)}`);
-    await sleep(250);
-  }
   console.log(`${stamp()}  API on ${base} (RUN_JOBS=false), PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
 
   const request = async (method: string, url: string, body?: unknown, token?: string) => {
@@ -189,7 +135,7 @@ async function main(): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const running = async () =>
-    Number((await db.query(`select count(*)::int as n from executions where status = 'running'`)).rows[0].n);
+    Number((await db.query(`select count(*)::int as n from executions where status in ('queued', 'running')`)).rows[0].n);
 
   // Rounds of runs while workers are killed at random moments.
   let kills = 0;
@@ -268,7 +214,7 @@ async function main(): Promise<void> {
   const errors = new Map<string, number>();
   for (const run of runs) {
     byStatus.set(run.status, (byStatus.get(run.status) ?? 0) + 1);
-    if (run.status === 'running') failures.push(`execution ${run.id} is still running`);
+    if (run.status === 'running' || run.status === 'queued') failures.push(`execution ${run.id} is still ${run.status}`);
     else if (run.status === 'error') {
       if (!run.error) failures.push(`execution ${run.id} ended in error without a message`);
       errors.set(run.error_key ?? run.error ?? '?', (errors.get(run.error_key ?? run.error ?? '?') ?? 0) + 1);

@@ -37,6 +37,8 @@ export interface Config {
   ffprobePath: string | undefined;
   /** Engine jobs run at once by each process that runs jobs. */
   workerConcurrency: number;
+  /** The processes-list answers kept in memory by each API process, in bytes (LIST_CACHE_MB). */
+  listCacheBytes: number;
   /** Where scene images come from: the OpenAI images API, or cards drawn locally. */
   imageProvider: 'openai' | 'local';
   /** Chapters per story: chapter 1, the next chapters and the final one. */
@@ -233,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     ffmpegPath: nonEmpty(env, 'FFMPEG_PATH'),
     ffprobePath: nonEmpty(env, 'FFPROBE_PATH'),
     workerConcurrency: integerIn('WORKER_CONCURRENCY', nonEmpty(env, 'WORKER_CONCURRENCY'), 1, 1, 16),
+    listCacheBytes: integerIn('LIST_CACHE_MB', nonEmpty(env, 'LIST_CACHE_MB'), 32, 0, 4096) * 1024 * 1024,
     imageProvider: imageProvider(nonEmpty(env, 'IMAGE_PROVIDER')),
     storyChapters: integerIn('STORY_CHAPTERS', nonEmpty(env, 'STORY_CHAPTERS'), 5, 2, 20),
     openaiSpeechModel: nonEmpty(env, 'OPENAI_SPEECH_MODEL') ?? 'gpt-4o-mini-tts',

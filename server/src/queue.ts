@@ -13,7 +13,10 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
-/** The engine's queues: one job per execution run, and the scheduler's tick. */
+/** pg-boss's tables live in this schema of the application's database. */
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** The engine's queues: one job per execution run, statistics, emails, alerts, retention (and the tick of earlier versions, kept to unschedule it). */
 export const QUEUES = {
   execution: 'execution-run',
   tick: 'scheduler-tick',
@@ -62,7 +65,7 @@ export interface QueueOptions {
 export async function startQueue(database: Database, options: QueueOptions = {}): Promise<Queue> {
   const boss = new PgBoss({
     db: database.executor,
-    schema: 'pgboss',
+    schema: QUEUE_SCHEMA,
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
     migrate: true,

@@ -24,6 +24,7 @@ let google: FakeGoogle;
 let dataDir: string;
 let port: number;
 let server: ChildProcess | undefined;
+const serverOutput: string[] = [];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,9 +59,14 @@ async function startServer(): Promise<ChildProcess> {
       WEB_DIR: path.join(dataDir, 'no-web'),
       APP_SECRET: 'crash-test-secret-crash-test-secret-0123456789',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stderr?.resume();
+  // The server's output is kept: when it dies, the test says why.
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => serverOutput.push(chunk.toString()));
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM')
+      console.error(`the server exited (${code ?? signal}):\n${serverOutput.join('').slice(-4000)}`);
+  });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`)
@@ -175,7 +181,7 @@ test('a run cut by a killed server resumes from its checkpoint when the server s
   fake.setDelay(0);
 
   server = await startServer();
-  const finished = await waitFor(read, (e) => e.status !== 'running', 120_000);
+  const finished = await waitFor(read, (e) => e.status !== 'running' && e.status !== 'queued', 120_000);
   expect(finished).toMatchObject({ status: 'completed', current_step: 6, story_title: title, error: null });
   expect(finished.video_url).toBeTruthy();
   expect(google.uploads).toHaveLength(1);
@@ -207,7 +213,7 @@ test('a server killed mid-upload resumes YouTube’s upload session when it star
   server = await startServer();
 
   const read = async () => (await api('GET', `/executions/${executionId}`, undefined, token)).json;
-  const finished = await waitFor(read, (e) => e.status !== 'running', 120_000);
+  const finished = await waitFor(read, (e) => e.status !== 'running' && e.status !== 'queued', 120_000);
   expect(finished).toMatchObject({ status: 'completed', error: null });
   // One session, resumed: one video, byte for byte the rendered file.
   expect(sessions()).toHaveLength(1);

@@ -192,10 +192,10 @@ describe('a full run', () => {
     executionId = await execute(processId);
   });
 
-  test('execute answers 202 with the process running at step 0 of the seven steps, and a second execute 409', async () => {
+  test('execute answers 202 with the process queued at step 0 of the seven steps, and a second execute 409', async () => {
     const process = await processJson(processId);
     expect(process).toMatchObject({
-      status: 'running',
+      status: 'queued',
       execution_step: 0,
       execution_steps: [...PROCESS_STEPS],
       latest_execution_id: executionId,
@@ -205,16 +205,28 @@ describe('a full run', () => {
     const again = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ detail: 'This process is already running; wait for it to finish' });
+    // Waiting for a worker: queued, with its place in the queue, not started yet.
     const before = await execution(executionId);
-    expect(before).toMatchObject({ status: 'running', current_step: 0, trigger: 'manual', video_url: null });
+    expect(before).toMatchObject({ status: 'queued', current_step: 0, trigger: 'manual', video_url: null, started_at: null });
+    expect(before.queue_position).toBeGreaterThanOrEqual(1);
+    // The dashboard counts it apart from the running ones.
+    const stats = (await call(ctx.app, 'GET', '/api/v1/processes/stats', { token })).json();
+    expect(stats.queued).toBeGreaterThanOrEqual(1);
+    expect(stats.queued + stats.running).toBeLessThanOrEqual(stats.total);
+    expect(before.queued_at).toBe(ctx.clock.now.toISOString());
     expect(before.estimated_seconds_left).toBe(14);
   });
 
   test('the engine writes, narrates, illustrates and renders; a YouTube quota error at step 7 keeps the video', async () => {
     google.failNextApiCalls(1, 'quotaExceeded');
+    const queuedAt = (await execution(executionId)).queued_at;
+    ctx.clock.advance(5000); // five seconds in the queue
     await run(executionId);
     const done = await execution(executionId);
     expect(done.status).toBe('error');
+    // Started when a worker took it, apart from the time it waited.
+    expect(Date.parse(done.started_at) - Date.parse(queuedAt)).toBe(5000);
+    expect(done.queue_position).toBeNull();
     expect(done.current_step).toBe(6);
     expect(done.error).toBe(
       'The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console',
@@ -334,7 +346,7 @@ describe('a full run', () => {
     const renderedAt = fs.statSync(videoFile).mtimeMs;
     const retried = await call(ctx.app, 'POST', `/api/v1/executions/${executionId}/retry`, { token });
     expect(retried.statusCode).toBe(202);
-    expect(retried.json()).toMatchObject({ execution_id: executionId, process: { status: 'running', execution_step: 6 } });
+    expect(retried.json()).toMatchObject({ execution_id: executionId, process: { status: 'queued', execution_step: 6 } });
     expect(queued).toContain(executionId);
     await run(executionId);
     const done = await execution(executionId);
@@ -687,19 +699,33 @@ describe('recovery of runs a stopped server left', () => {
   test('a stale run is resumed from its checkpoint; one interrupted too often ends in error', async () => {
     const processId = await createProcess();
     const id = await execute(processId);
-    // A worker took it, finished step 1, then died: the heartbeat stops.
-    await ctx.database.db
-      .update(executions)
-      .set({ heartbeatAt: new Date(ctx.clock.now.getTime() - STALE_AFTER_MS - 1000), jobId: 'dead-job' })
-      .where(eq(executions.id, id));
+    // A worker took it, then died: the heartbeat stops.
+    const takenByADeadWorker = (executionId: string) =>
+      ctx.database.db
+        .update(executions)
+        .set({
+          status: 'running',
+          leaseOwner: 'dead-host:1:0',
+          heartbeatAt: new Date(ctx.clock.now.getTime() - STALE_AFTER_MS - 1000),
+          jobId: 'dead-job',
+        })
+        .where(eq(executions.id, executionId));
+    await takenByADeadWorker(id);
     queued.length = 0;
     expect(await engine.recover(false)).toBe(1);
     expect(queued).toEqual([id]);
+    // Waiting for a worker again, and saying so.
+    expect(await execution(id)).toMatchObject({ status: 'queued', queue_position: expect.any(Number) });
+    expect((await processJson(processId)).status).toBe('queued');
     await run(id);
     expect(await execution(id)).toMatchObject({ status: 'completed', current_step: 6 });
 
     const other = await execute(await createProcess());
-    for (let i = 0; i < MAX_RECOVERIES; i += 1) expect(await engine.recover(true)).toBe(1);
+    for (let i = 0; i < MAX_RECOVERIES; i += 1) {
+      await takenByADeadWorker(other);
+      expect(await engine.recover(true)).toBe(1);
+    }
+    await takenByADeadWorker(other);
     expect(await engine.recover(true)).toBe(1);
     const ended = await execution(other);
     expect(ended).toMatchObject({
@@ -720,7 +746,7 @@ describe('the scheduler', () => {
     expect(await engine.tick()).toBe(1);
     const [first] = queued.splice(0);
     const running = await processJson(processId);
-    expect(running).toMatchObject({ status: 'running', latest_execution_id: first });
+    expect(running).toMatchObject({ status: 'queued', latest_execution_id: first });
     expect(running.next_execution).toBe(new Date(due.getTime() + 3 * DAY_MS).toISOString());
     expect((await execution(first!)).trigger).toBe('schedule');
     script.emptyChapter = 1; // a quick end at step 3: only the schedule matters here

@@ -595,7 +595,7 @@ describe('list and stats', () => {
   test('stats count the caller’s processes and enabled channels', async () => {
     const response = await api('GET', '/stats', { token: owner });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ total: 3, active: 2, inactive: 1, connected_channels: 2 });
+    expect(response.json()).toEqual({ total: 3, active: 2, inactive: 1, queued: 0, running: 0, connected_channels: 2 });
 
     const channel = await makeChannel(owner, 'Extra');
     expect((await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token: owner })).json().is_active).toBe(false);
@@ -608,6 +608,8 @@ describe('list and stats', () => {
       total: 0,
       active: 0,
       inactive: 0,
+      queued: 0,
+      running: 0,
       connected_channels: 0,
     });
     expect((await api('GET', '/', { token: newcomer })).json()).toEqual({ processes: [], total: 0 });

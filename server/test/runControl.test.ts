@@ -196,7 +196,7 @@ describe('leases', () => {
     expect(await ctx.app.services.runs.claimOrphan(row!)).toBe(1);
     await first;
     const [after] = await ctx.database.db.select().from(executions).where(eq(executions.id, id));
-    expect(after).toMatchObject({ status: 'running', leaseOwner: null });
+    expect(after).toMatchObject({ status: 'queued', leaseOwner: null }); // waiting for a worker again
     const uploadsBefore = google.uploads.length;
     await engine.run(id);
     expect((await execution(id)).status).toBe('completed');

@@ -206,11 +206,12 @@ export const EXECUTION_STEP_KEYS: readonly ExecutionStepKey[] = [
 ];
 
 /**
- * What an execute shows at once, before the server answers (spec §4). The new execution's id is
- * not known yet, so the previous one is no longer the latest.
+ * What an execute shows at once, before the server answers (spec §4): the run waits in the queue
+ * until a worker takes it. The new execution's id is not known yet, so the previous one is no
+ * longer the latest.
  */
-function markRunning(process: Process) {
-  process.status = 'running';
+function markQueued(process: Process) {
+  process.status = 'queued';
   process.execution_step = 0;
   process.execution_steps = [...EXECUTION_STEP_KEYS];
   process.latest_execution_id = null;
@@ -630,7 +631,7 @@ export const api = createApi({
             }
           }
         };
-        patchProcess(markRunning);
+        patchProcess(markQueued);
         try {
           const { data } = await queryFulfilled;
           patchProcess(replaceWith(data.process));

@@ -33,8 +33,10 @@ const execution = (status: string): Execution => ({
   steps: [],
   story_title: null,
   error: null,
+  queued_at: '2025-03-07T12:00:00.000Z',
   started_at: '2025-03-07T12:00:00.000Z',
   finished_at: null,
+  queue_position: null,
   estimated_seconds_left: null,
   video_url: null,
   thumbnail_url: null,
@@ -62,12 +64,12 @@ describe('processes endpoints', () => {
     expect(query('GET /publications/')).toEqual({ skip: '0', limit: '5' });
   });
 
-  it('execute marks every cached copy running at once, then refetches the process, the lists and the stats', async () => {
+  it('execute marks every cached copy queued at once, then refetches the process, the lists and the stats', async () => {
     const answer = deferred();
     const server = mockApi({
       'GET /processes/': reply(200, { processes: [process], total: 1 }),
       'GET /processes/p-1': reply(200, process),
-      'GET /processes/stats': reply(200, { total: 1, active: 1, inactive: 0, connected_channels: 1 }),
+      'GET /processes/stats': reply(200, { total: 1, active: 1, inactive: 0, queued: 0, running: 0, connected_channels: 1 }),
       'POST /processes/p-1/execute': answer.handler,
     });
     const store = storeWith();
@@ -78,7 +80,7 @@ describe('processes endpoints', () => {
     await requested(server, 'GET /processes/p-1', 1);
 
     const started = store.dispatch(api.endpoints.executeProcess.initiate('p-1'));
-    const running = { status: 'running', execution_step: 0, execution_steps: [...EXECUTION_STEP_KEYS] };
+    const running = { status: 'queued', execution_step: 0, execution_steps: [...EXECUTION_STEP_KEYS] };
     expect(api.endpoints.getProcess.select('p-1')(store.getState()).data).toMatchObject(running);
     expect(api.endpoints.getProcesses.select()(store.getState()).data?.processes[0]).toMatchObject(running);
     expect(EXECUTION_STEP_KEYS).toHaveLength(7);
@@ -118,7 +120,7 @@ describe('processes endpoints', () => {
     const server = mockApi({
       'GET /executions/ex-1': reply(200, execution('running')),
       'GET /processes/': reply(200, { processes: [process], total: 1 }),
-      'GET /processes/stats': reply(200, { total: 1, active: 1, inactive: 0, connected_channels: 1 }),
+      'GET /processes/stats': reply(200, { total: 1, active: 1, inactive: 0, queued: 0, running: 0, connected_channels: 1 }),
       'GET /publications/': reply(200, { publications: [], total: 0 }),
     });
     const store = storeWith();

@@ -395,8 +395,8 @@ export interface VoiceInput {
 /** A process's language: the videos it generates are in it. */
 export type ProcessLanguage = 'pt' | 'en';
 
-/** `idle` (new), `running`, `awaiting_review`, `completed`, `error`; kept open in case the server knows more. */
-export type ProcessStatus = 'idle' | 'running' | 'awaiting_review' | 'completed' | 'error';
+/** `idle` (new), `queued` (its run waits for a worker), `running`, `awaiting_review`, `completed`, `error`; kept open. */
+export type ProcessStatus = 'idle' | 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error';
 
 /** `auto`: published the next day at the publication time; `review`: the owner approves each video first. */
 export type PublishMode = 'auto' | 'review';
@@ -462,6 +462,9 @@ export interface ProcessStats {
   total: number;
   active: number;
   inactive: number;
+  /** Processes whose run waits for a worker, and whose run a worker holds. */
+  queued: number;
+  running: number;
   /** The user's enabled channels. */
   connected_channels: number;
 }
@@ -490,7 +493,7 @@ export interface ExecutionStarted {
   process: Process;
 }
 
-export type ExecutionStatus = 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
+export type ExecutionStatus = 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
 
 /** Approve a video waiting for review: at the process's next publication time, or now. */
 export type ApprovalTime = 'scheduled' | 'now';
@@ -515,9 +518,14 @@ export interface Execution {
   steps: ExecutionStep[];
   story_title: string | null;
   error: string | null;
-  started_at: string;
+  /** When the run last entered the queue. */
+  queued_at: string;
+  /** When a worker first took it; null while it waits in the queue. */
+  started_at: string | null;
   finished_at: string | null;
-  /** Only while running. */
+  /** Only while queued: 1 for the next run any worker takes. */
+  queue_position: number | null;
+  /** Only while queued or running. */
   estimated_seconds_left: number | null;
   /** Signed URLs (valid one hour) once rendered. */
   video_url: string | null;

@@ -5,6 +5,7 @@ describe('pagesAt (what the start-up fetches first)', () => {
     expect(pagesAt('/login', false)).toEqual([SIGNED_OUT_PAGES.login]);
     expect(pagesAt('/signup/', false)).toEqual([SIGNED_OUT_PAGES.signup]);
     expect(pagesAt('/reset-password', false)).toEqual([OPEN_PAGES['reset-password']]);
+    expect(pagesAt('/verify-email', false)).toEqual([OPEN_PAGES['verify-email']]);
     expect(pagesAt('/processes', false)).toEqual([SIGNED_OUT_PAGES.login]);
     expect(pagesAt('/', false)).toEqual([SIGNED_OUT_PAGES.login]);
   });
@@ -14,6 +15,7 @@ describe('pagesAt (what the start-up fetches first)', () => {
     expect(pagesAt('/', true)).toEqual([SIGNED_IN_LAYOUT, SIGNED_IN_PAGES.dashboard]);
     expect(pagesAt('/login', true)).toEqual([SIGNED_IN_LAYOUT, SIGNED_IN_PAGES.dashboard]);
     expect(pagesAt('/reset-password', true)).toEqual([OPEN_PAGES['reset-password']]);
+    expect(pagesAt('/verify-email', true)).toEqual([OPEN_PAGES['verify-email']]);
     expect(pagesAt('/nowhere', true)).toEqual([SIGNED_IN_LAYOUT, NOT_FOUND_PAGE]);
     expect(pagesAt('/constructor', true)).toEqual([SIGNED_IN_LAYOUT, NOT_FOUND_PAGE]);
   });

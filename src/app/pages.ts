@@ -55,6 +55,7 @@ export const SIGNED_OUT_PAGES = {
 /** Screens for anybody, signed in or not (they are opened from emailed links), in the brand frame. */
 export const OPEN_PAGES = {
   'reset-password': page(() => import(/* webpackChunkName: "reset-password" */ '../features/auth/ResetPasswordPage'), ['auth']),
+  'verify-email': page(() => import(/* webpackChunkName: "verify-email" */ '../features/auth/VerifyEmailPage'), ['auth']),
 };
 
 /** The frame of every signed-in screen: sidebar, top bar. */

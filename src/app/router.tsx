@@ -74,7 +74,7 @@ function routesOf(pages: Record<string, Page>, wrap: (page: Page) => ReactNode =
 /**
  * The route table of spec §2 (the screens themselves are listed in pages.ts):
  *   - in the brand frame (AuthShell): the signed-out screens (PublicOnly sends a signed-in visitor
- *     home) and the screens for anybody (reset-password);
+ *     home) and the screens for anybody (reset-password, verify-email);
  *   - behind RequireAuth (a signed-out visitor goes to /login), in the signed-in layout: the index
  *     (to /dashboard), the sidebar's screens and a not-found screen for any other address.
  */

@@ -4,12 +4,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 /**
  * The console's status colours, one meaning each (CONVENTIONS "visual language"): idle or not
  * tested grey, running blue with a spinner, completed or connected green, error or disconnected
- * red, waiting for someone (a video to review) amber, disabled grey (the item itself is dimmed by its card).
+ * red, waiting for someone (a video to review) amber, waiting for a worker (queued) blue outlined,
+ * disabled grey (the item itself is dimmed by its card).
  */
-export type StatusTone = 'neutral' | 'running' | 'success' | 'warning' | 'error' | 'disabled';
+export type StatusTone = 'neutral' | 'waiting' | 'running' | 'success' | 'warning' | 'error' | 'disabled';
 
 const COLOR = {
   neutral: 'default',
+  waiting: 'info',
   running: 'info',
   success: 'success',
   warning: 'warning',
@@ -28,7 +30,7 @@ export function StatusChip({ tone, label }: StatusChipProps) {
       size="small"
       label={label}
       color={COLOR[tone]}
-      variant={tone === 'disabled' ? 'outlined' : 'filled'}
+      variant={tone === 'disabled' || tone === 'waiting' ? 'outlined' : 'filled'}
       icon={tone === 'running' ? <CircularProgress size={12} color="inherit" aria-hidden /> : undefined}
       sx={{ fontWeight: 600 }}
     />

@@ -334,8 +334,11 @@ export const executions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** running, completed or error. */
-    status: text('status').notNull().default('running'),
+    /**
+     * queued (waiting for a worker), running, awaiting_review, completed, error, cancelled or
+     * rejected (docs/engine.md).
+     */
+    status: text('status').notNull().default('queued'),
     currentStep: integer('current_step').notNull().default(0),
     language: text('language').notNull(),
     /** Per step: started and finished times. */
@@ -362,7 +365,10 @@ export const executions = pgTable(
      * taken with, so a worker that lost the run (a recovery gave it to another) changes nothing.
      */
     leaseFence: integer('lease_fence').notNull().default(0),
-    startedAt: ts('started_at').notNull().defaultNow(),
+    /** When the run last entered the queue (created, retried, or handed back by a dead worker). */
+    queuedAt: ts('queued_at').notNull().defaultNow(),
+    /** When a worker first took it (step 1 began); null while it waits in the queue. */
+    startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),
   },
@@ -370,6 +376,7 @@ export const executions = pgTable(
     index('executions_process_created_idx').on(t.processId, t.createdAt),
     index('executions_user_created_idx').on(t.userId, t.createdAt),
     index('executions_status_idx').on(t.status),
+    index('executions_status_queued_idx').on(t.status, t.queuedAt),
   ],
 );
 

@@ -1,15 +1,27 @@
 /**
- * A bounded map of values, each kept with the version of the data it was made from. A value is
- * reused only for the same key and version; any other version makes it again. Versions come from
- * the database (users.data_version), so every process of a deployment agrees on them.
+ * A map of values bounded in bytes, each kept with the version of the data it was made from. A
+ * value is reused only for the same key and version; any other version makes it again. Versions
+ * come from the database (users.data_version), so every process of a deployment agrees on them.
  *
  * A value made for version v is made after v was read, so it holds data at least as new as v:
  * whoever asks with version v never gets older data than v promises.
+ *
+ * The least recently used values go first once the values (as `sizeOf` counts them, keys
+ * included) pass `maxBytes`; a value larger than the whole budget is answered and not kept.
  */
-export class VersionedCache<V> {
-  private readonly entries = new Map<string, { version: string; value: V }>();
+export interface VersionedCacheOptions<V> {
+  maxBytes: number;
+  sizeOf: (value: V) => number;
+}
 
-  constructor(private readonly maxEntries = 1000) {}
+/** A JSON text's size in memory: V8 keeps non-Latin-1 strings at two bytes a character. */
+export const stringBytes = (value: string): number => value.length * 2;
+
+export class VersionedCache<V> {
+  private readonly entries = new Map<string, { version: string; value: V; bytes: number }>();
+  private used = 0;
+
+  constructor(private readonly options: VersionedCacheOptions<V>) {}
 
   async get(key: string, version: string, make: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
@@ -20,16 +32,32 @@ export class VersionedCache<V> {
       return hit.value;
     }
     const value = await make();
-    this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.maxEntries) {
+    this.drop(key);
+    const bytes = this.options.sizeOf(value) + key.length * 2;
+    if (bytes > this.options.maxBytes) return value;
+    this.entries.set(key, { version, value, bytes });
+    this.used += bytes;
+    while (this.used > this.options.maxBytes) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest === undefined) break;
+      this.drop(oldest);
     }
     return value;
   }
 
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.used -= entry.bytes;
+  }
+
   get size(): number {
     return this.entries.size;
+  }
+
+  /** What the kept values count, in bytes. */
+  get bytes(): number {
+    return this.used;
   }
 }

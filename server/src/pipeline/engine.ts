@@ -3,9 +3,9 @@ import os from 'node:os';
 import { assertPublicUrl } from '../lib/egress';
 import { providerErrorOf } from '../lib/metrics';
 import type { Config } from '../config';
-import { QUEUES, type Queue } from '../queue';
+import { QUEUE_SCHEMA, type Queue } from '../queue';
 import type { Services } from '../services';
-import { LeaseLost, type ExecutionRow } from '../services/executionRuns';
+import { LeaseLost } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
 import type { AlertCause, AlertJob } from '../services/alerts';
 import { proxyDispatcher } from '../providers/outbound';
@@ -237,7 +237,12 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
 
   async function tick(): Promise<number> {
     let started = 0;
-    for (const { processId, running } of await runs.claimDue()) {
+    const claimStarted = performance.now();
+    const due = await runs.claimDue();
+    const claimMs = Math.round(performance.now() - claimStarted);
+    if (due.length > 0) log.info({ claimed: due.length, claimMs }, 'scheduler claimed due processes');
+    const queueStarted = performance.now();
+    for (const { processId, running } of due) {
       if (running) {
         log.info({ processId }, 'scheduled run skipped: the process is already running');
         continue;
@@ -249,26 +254,16 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         log.warn({ err: error, processId }, 'scheduled run could not start');
       }
     }
+    if (started > 0) log.info({ started, queueMs: Math.round(performance.now() - queueStarted) }, 'scheduled runs queued');
     return started;
-  }
-
-  /**
-   * Whether the execution is still in someone's hands: running here, or its job waiting in the
-   * queue. An "active" job whose heartbeat went stale belongs to a dead worker (pg-boss would only
-   * expire it hours later), so it does not count.
-   */
-  async function waiting(row: ExecutionRow): Promise<boolean> {
-    if (inProgress.has(row.id)) return true;
-    if (!row.jobId || !queue) return false;
-    const job = await queue.boss.getJobById(QUEUES.execution, row.jobId).catch(() => null);
-    return job?.state === 'created' || job?.state === 'retry';
   }
 
   async function recover(exclusive: boolean): Promise<number> {
     const before = exclusive ? undefined : new Date(now().getTime() - config.leaseStaleSeconds * 1000);
     let handled = 0;
-    for (const orphan of await runs.orphans(before)) {
-      if (await waiting(orphan)) continue;
+    // One statement finds them all (running ones gone quiet, queued ones whose job is gone).
+    for (const orphan of await runs.orphans(before, queue ? QUEUE_SCHEMA : undefined)) {
+      if (inProgress.has(orphan.id)) continue;
       const recoveries = await runs.claimOrphan(orphan);
       if (recoveries === undefined) continue;
       handled += 1;

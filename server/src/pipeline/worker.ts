@@ -8,8 +8,12 @@ import { createEngine, type Engine } from './engine';
 
 /** Seconds between checks for new jobs: a pressed "execute" starts within about this long. */
 const POLLING_SECONDS = 1;
-/** The scheduler's tick: due runs start within a minute of their time. */
-const TICK_CRON = '* * * * *';
+/**
+ * The scheduler's tick, on a timer in every worker process at whole multiples of this many seconds
+ * (not pg-boss's cron, which fires up to half a minute late): a due run is claimed within about
+ * this long of its time. Several workers ticking at once is safe: the claim skips locked rows.
+ */
+export const TICK_SECONDS = 15;
 /** Publication statistics refresh, at minute 17 of every hour. */
 const STATS_CRON = '17 * * * *';
 /** Retention (media and old records), every day at 03:30 UTC. */
@@ -22,9 +26,9 @@ export interface RunningEngine {
 }
 
 /**
- * Makes this process run the engine's jobs: WORKER_CONCURRENCY executions at once, the
- * scheduler's tick every minute (pg-boss runs a cron once across all processes) and, at start
- * and on every tick, the recovery of runs left by dead workers. `exclusive`: this is the only
+ * Makes this process run the engine's jobs: WORKER_CONCURRENCY executions at once (each worker
+ * goes straight on to the next queued run), the scheduler's tick every TICK_SECONDS and, at start
+ * and every few seconds, the recovery of runs left by dead workers. `exclusive`: this is the only
  * worker (the embedded database), so runs left "active" by the last process are orphans at once.
  */
 export async function startEngine(options: {
@@ -39,23 +43,43 @@ export async function startEngine(options: {
   const engine = createEngine({ services: options.services, config, log, queue, ...(options.now ? { now: options.now } : {}) });
   const workers: string[] = [];
   for (let i = 0; i < config.workerConcurrency; i += 1) {
-    workers.push(
-      await queue.boss.work<{ executionId: string }>(
-        QUEUES.execution,
-        { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS },
-        async ([job]) => {
-          if (job) await engine.run(job.data.executionId, job.id);
-        },
-      ),
+    let workerId = '';
+    workerId = await queue.boss.work<{ executionId: string }>(
+      QUEUES.execution,
+      { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS },
+      async ([job]) => {
+        if (!job) return;
+        await engine.run(job.data.executionId, job.id);
+        // Straight on to the next queued run, rather than after the next poll.
+        queue.boss.notifyWorker(workerId);
+      },
     );
+    workers.push(workerId);
   }
-  workers.push(
-    await queue.boss.work(QUEUES.tick, { pollingIntervalSeconds: 5 }, async () => {
-      await engine.tick();
-      await engine.recover(false);
-    }),
-  );
-  await queue.boss.schedule(QUEUES.tick, TICK_CRON);
+  // The minute cron of earlier versions is replaced by the timer below.
+  await queue.boss.unschedule(QUEUES.tick).catch(() => undefined);
+  let ticking = false;
+  let tickTimer: NodeJS.Timeout | undefined;
+  const nextTick = () => {
+    const period = TICK_SECONDS * 1000;
+    tickTimer = setTimeout(
+      () => {
+        if (!ticking) {
+          ticking = true;
+          engine
+            .tick()
+            .catch((error: unknown) => log.warn({ err: error }, 'scheduler tick failed'))
+            .finally(() => {
+              ticking = false;
+            });
+        }
+        nextTick();
+      },
+      period - (Date.now() % period),
+    );
+    tickTimer.unref();
+  };
+  nextTick();
   // Publication statistics: hourly for everyone, and on demand for one user.
   workers.push(
     await queue.boss.work<{ userId?: string }>(QUEUES.stats, { pollingIntervalSeconds: 5 }, async ([job]) => {
@@ -96,6 +120,7 @@ export async function startEngine(options: {
     engine,
     async stop() {
       clearInterval(recovery);
+      clearTimeout(tickTimer);
       for (const id of workers) await queue.boss.offWork({ id }).catch(() => undefined);
       // Runs in progress are handed back (queued again, no recovery counted) before the queue stops.
       await engine.stopAll();

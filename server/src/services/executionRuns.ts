@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { apiCalls, executions, processes, promptLanguages, prompts, storyTitles, users, voices } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
@@ -57,6 +57,21 @@ export class LeaseLost extends Error {
   }
 }
 
+/** pg-boss's queue of execution runs (queue.ts QUEUES.execution; not imported, to keep services free of the queue). */
+const QUEUE_NAME = 'execution-run';
+
+/** How many due processes one claiming statement takes (the scheduler loops until fewer come back). */
+export const CLAIM_BATCH = 1000;
+
+/** Process statuses that mean a run is under way: a due slot is skipped rather than queued twice. */
+const ACTIVE_PROCESS_STATUSES = new Set(['running', 'queued']);
+
+/** The rows of a raw statement, from node-postgres (`{ rows }`) or PGlite (`{ rows }` as well) or an array. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
 /** A heartbeat older than this means the holder is gone (LEASE_STALE_SECONDS; the engine's recovery uses the same). */
 export const LEASE_STALE_MS = 90_000;
 
@@ -66,9 +81,9 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
     and(eq(executions.id, lease.executionId), eq(executions.status, 'running'), eq(executions.leaseFence, lease.fence));
 
   /**
-   * Takes the execution for a job: it must still be running, not handed to a newer job, and held
-   * by nobody (or by a holder whose heartbeat went stale). Moves the fence, so whoever held it
-   * before can write nothing more. Answers the row and the lease, or undefined when the job has
+   * Takes the execution for a job: it must still be queued (or running, held by nobody or by a
+   * holder whose heartbeat went stale) and not handed to a newer job. It is running from now on,
+   * started at the first taking. Moves the fence, so whoever held it before can write nothing more. Answers the row and the lease, or undefined when the job has
    * nothing to do (cancelled, finished, deleted, superseded, or another worker is on it).
    */
   async function claim(
@@ -80,6 +95,8 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
     const [row] = await db
       .update(executions)
       .set({
+        status: 'running',
+        startedAt: sql`coalesce(${executions.startedAt}, ${now().toISOString()}::timestamptz)`,
         heartbeatAt: now(),
         leaseOwner: owner,
         leaseFence: sql`${executions.leaseFence} + 1`,
@@ -88,7 +105,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
       .where(
         and(
           eq(executions.id, executionId),
-          eq(executions.status, 'running'),
+          inArray(executions.status, ['queued', 'running']),
           jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
           or(
             isNull(executions.leaseOwner),
@@ -217,7 +234,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
           finishedAt: at,
           leaseOwner: null,
         })
-        .where(lease ? held(lease) : and(eq(executions.id, row.id), eq(executions.status, 'running')))
+        .where(lease ? held(lease) : and(eq(executions.id, row.id), inArray(executions.status, ['queued', 'running'])))
         .returning({ id: executions.id });
       if (updated.length === 0) return;
       await tx
@@ -296,39 +313,80 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
   }
 
   /**
-   * Active processes due now that are not running, each claimed by moving its next execution to
-   * the first slot after now, in one statement per process (two schedulers cannot both take it).
-   * A process down for several slots runs once. One that is already running skips the slot.
+   * Active processes due now, claimed in batches of CLAIM_BATCH, one transaction each: the due rows
+   * are locked with SKIP LOCKED (two schedulers never take one slot twice, nor wait for each other),
+   * their owners' rows are locked in id order (moving the processes bumps each owner's list version
+   * at commit, and two claims bumping the same owners in different orders would deadlock), and each
+   * process moves to the first slot of its rhythm after now, computed in SQL so a time stored with
+   * any precision (microseconds written by a migration or an operator) compares as it is. A process
+   * down for several slots runs once. One whose run is still queued or running skips the slot.
    */
   async function claimDue(): Promise<Array<{ processId: string; running: boolean }>> {
-    const at = now();
-    const due = await db
-      .select({ id: processes.id, nextExecution: processes.nextExecution, status: processes.status })
-      .from(processes)
-      .where(and(eq(processes.isActive, true), lte(processes.nextExecution, at)));
+    const at = now().toISOString();
+    const intervalSeconds = INTERVAL_MS / 1000;
     const claimed: Array<{ processId: string; running: boolean }> = [];
-    for (const process of due) {
-      const rows = await db
-        .update(processes)
-        .set({ nextExecution: slotAfter(process.nextExecution, at) })
-        .where(and(eq(processes.id, process.id), eq(processes.nextExecution, process.nextExecution)))
-        .returning({ id: processes.id });
-      if (rows.length > 0) claimed.push({ processId: process.id, running: process.status === 'running' });
+    for (;;) {
+      const rows = await db.transaction(async (tx) => {
+        const due = rowsOf<{ id: string; user_id: string }>(
+          await tx.execute(sql`
+            select ${processes.id} as id, ${processes.userId} as user_id from ${processes}
+            where ${processes.isActive} and ${processes.nextExecution} <= ${at}::timestamptz
+            order by ${processes.nextExecution}
+            limit ${CLAIM_BATCH}
+            for update skip locked`),
+        );
+        if (due.length === 0) return [];
+        const owners = [...new Set(due.map((row) => row.user_id))];
+        await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(inArray(users.id, owners))
+          .orderBy(asc(users.id))
+          .for('no key update');
+        return tx
+          .update(processes)
+          .set({
+            nextExecution: sql`${processes.nextExecution} + make_interval(secs => ${intervalSeconds}::double precision
+              * (floor(extract(epoch from (${at}::timestamptz - ${processes.nextExecution})) / ${intervalSeconds}) + 1))`,
+          })
+          .where(
+            inArray(
+              processes.id,
+              due.map((row) => row.id),
+            ),
+          )
+          .returning({ id: processes.id, status: processes.status });
+      });
+      for (const row of rows) claimed.push({ processId: row.id, running: ACTIVE_PROCESS_STATUSES.has(row.status) });
+      if (rows.length < CLAIM_BATCH) return claimed;
     }
-    return claimed;
   }
 
-  /** Running executions whose worker has not been heard of since `before` (all of them when undefined). */
-  async function orphans(before?: Date): Promise<ExecutionRow[]> {
-    return db
-      .select()
-      .from(executions)
-      .where(
-        and(
-          eq(executions.status, 'running'),
-          before ? sql`coalesce(${executions.heartbeatAt}, ${executions.createdAt}) < ${before.toISOString()}` : undefined,
-        ),
-      );
+  /**
+   * Runs that lost their worker, found by one statement: running ones whose heartbeat is older than
+   * `before` (every running one when undefined: this process is the only worker and just started),
+   * and queued ones (older than `before`) whose pg-boss job no longer waits: failed, expired,
+   * deleted, or fetched by a worker that died before taking the run (a live worker takes it within
+   * milliseconds). The waiting jobs' ids are read once from pg-boss's fetch index (`job_i5`, states
+   * created and retry) into a hashed list, so the cost grows with the queue, not with its square.
+   * `queueSchema`: pg-boss's schema (absent when nothing is queued through it).
+   */
+  async function orphans(before: Date | undefined, queueSchema?: string): Promise<ExecutionRow[]> {
+    const stale = before
+      ? sql`coalesce(${executions.heartbeatAt}, ${executions.queuedAt}) < ${before.toISOString()}::timestamptz`
+      : sql`true`;
+    const runningLost = and(eq(executions.status, 'running'), stale);
+    if (!queueSchema) return db.select().from(executions).where(runningLost);
+    const schema = sql.identifier(queueSchema);
+    const queuedLost = and(
+      eq(executions.status, 'queued'),
+      before ? sql`${executions.queuedAt} < ${before.toISOString()}::timestamptz` : undefined,
+      or(
+        isNull(executions.jobId),
+        sql`${executions.jobId} not in (select j.id::text from ${schema}.job j where j.name = ${QUEUE_NAME} and j.state < 'active')`,
+      ),
+    );
+    return db.select().from(executions).where(or(runningLost, queuedLost));
   }
 
   /**
@@ -336,18 +394,28 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
    * The fence moves, so a worker thought dead that wakes up can write nothing more.
    */
   async function claimOrphan(row: ExecutionRow): Promise<number | undefined> {
-    const [updated] = await db
-      .update(executions)
-      .set({
-        recoveries: row.recoveries + 1,
-        heartbeatAt: now(),
-        jobId: null,
-        leaseOwner: null,
-        leaseFence: sql`${executions.leaseFence} + 1`,
-      })
-      .where(and(eq(executions.id, row.id), eq(executions.status, 'running'), eq(executions.recoveries, row.recoveries)))
-      .returning({ recoveries: executions.recoveries });
-    return updated?.recoveries;
+    return db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(executions)
+        .set({
+          status: 'queued',
+          queuedAt: now(),
+          recoveries: row.recoveries + 1,
+          heartbeatAt: now(),
+          jobId: null,
+          leaseOwner: null,
+          leaseFence: sql`${executions.leaseFence} + 1`,
+        })
+        .where(and(eq(executions.id, row.id), eq(executions.status, row.status), eq(executions.recoveries, row.recoveries)))
+        .returning({ recoveries: executions.recoveries });
+      if (!updated) return undefined;
+      // The process says its run waits for a worker again.
+      await tx
+        .update(processes)
+        .set({ status: 'queued' })
+        .where(and(eq(processes.id, row.processId), eq(processes.status, 'running')));
+      return updated.recoveries;
+    });
   }
 
   /** True while some execution of the process other than this one is running. */
@@ -355,7 +423,13 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
     const [row] = await db
       .select({ id: executions.id })
       .from(executions)
-      .where(and(eq(executions.processId, processId), eq(executions.status, 'running'), ne(executions.id, executionId)))
+      .where(
+        and(
+          eq(executions.processId, processId),
+          inArray(executions.status, ['queued', 'running']),
+          ne(executions.id, executionId),
+        ),
+      )
       .limit(1);
     return row !== undefined;
   }

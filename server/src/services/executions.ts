@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../db';
 import { executions, processes } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
@@ -17,7 +17,15 @@ import { PROCESS_STEPS } from './processes';
  * steps is the engine's (server/src/pipeline).
  */
 
-export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
+export type ExecutionStatus = 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
+
+/** A run under way: waiting for a worker or held by one. A process with one cannot start another. */
+export const ACTIVE_EXECUTION_STATUSES = ['queued', 'running'] as const;
+
+/** Whether a process or execution status means a run is under way. */
+export function isActiveStatus(status: string): boolean {
+  return (ACTIVE_EXECUTION_STATUSES as readonly string[]).includes(status);
+}
 export type ExecutionTrigger = 'manual' | 'schedule' | 'retry';
 export type StepStatus = 'pending' | 'running' | 'done' | 'error';
 
@@ -38,8 +46,13 @@ export interface ExecutionDto {
   steps: ExecutionStepDto[];
   story_title: string | null;
   error: string | null;
-  started_at: string;
+  /** When the run last entered the queue; the wait is started_at (or now) less this. */
+  queued_at: string;
+  /** When a worker first took it; null while it waits. */
+  started_at: string | null;
   finished_at: string | null;
+  /** While queued: 1 for the next run a worker takes. */
+  queue_position: number | null;
   estimated_seconds_left: number | null;
   video_url: string | null;
   thumbnail_url: string | null;
@@ -172,6 +185,20 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     return Math.max(0, Math.round(ms / 1000));
   }
 
+  /** 1 for the next run a worker takes: queued runs, all users', that entered the queue before it. */
+  async function queuePosition(row: ExecutionRow): Promise<number> {
+    const [ahead] = await db
+      .select({ n: count() })
+      .from(executions)
+      .where(
+        and(
+          eq(executions.status, 'queued'),
+          or(lt(executions.queuedAt, row.queuedAt), and(eq(executions.queuedAt, row.queuedAt), lt(executions.id, row.id))),
+        ),
+      );
+    return (ahead?.n ?? 0) + 1;
+  }
+
   async function toDto(row: ExecutionRow, into: Language): Promise<ExecutionDto> {
     const steps = stepsOf(row);
     const video = row.checkpoint.video as VideoCheckpoint | undefined;
@@ -186,9 +213,12 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       steps,
       story_title: row.storyTitle,
       error: describeError(row.errorKey, row.errorParams, row.error, into),
-      started_at: row.startedAt.toISOString(),
+      queued_at: row.queuedAt.toISOString(),
+      started_at: row.startedAt?.toISOString() ?? null,
       finished_at: row.finishedAt?.toISOString() ?? null,
-      estimated_seconds_left: row.status === 'running' ? estimate(row, steps, await measuredStepMs(row.processId)) : null,
+      queue_position: row.status === 'queued' ? await queuePosition(row) : null,
+      estimated_seconds_left:
+        row.status === 'running' || row.status === 'queued' ? estimate(row, steps, await measuredStepMs(row.processId)) : null,
       video_url: hasVideo ? signedMediaUrl(row.id, MEDIA_FILES.video) : null,
       thumbnail_url: hasThumbnail ? signedMediaUrl(row.id, MEDIA_FILES.thumbnail) : null,
       video_duration_seconds: video ? Math.round(video.durationSeconds * 10) / 10 : null,
@@ -274,24 +304,24 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       const where = userId ? and(eq(processes.id, processId), eq(processes.userId, userId)) : eq(processes.id, processId);
       const [process] = await tx.select().from(processes).where(where).for('update');
       if (!process) throw notFound('processes.notFound');
-      if (process.status === 'running') throw conflict('executions.alreadyRunning');
+      if (isActiveStatus(process.status)) throw conflict('executions.alreadyRunning');
       const [row] = await tx
         .insert(executions)
         .values({
           processId,
           userId: process.userId,
-          status: 'running',
+          status: 'queued',
           currentStep: 0,
           language: process.language,
           trigger,
-          startedAt: at,
+          queuedAt: at,
           createdAt: at,
         })
         .returning({ id: executions.id });
       await tx
         .update(processes)
         .set({
-          status: 'running',
+          status: 'queued',
           executionStep: 0,
           executionSteps: [...PROCESS_STEPS],
           lastExecution: at,
@@ -321,12 +351,13 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       if (!row) throw notFound('executions.notFound');
       const [process] = await tx.select().from(processes).where(eq(processes.id, row.processId)).for('update');
       if (!process) throw notFound('processes.notFound');
-      if (process.status === 'running') throw conflict('executions.alreadyRunning');
+      if (isActiveStatus(process.status)) throw conflict('executions.alreadyRunning');
       if (row.status !== 'error') throw unprocessable('executions.notRetryable');
       await tx
         .update(executions)
         .set({
-          status: 'running',
+          status: 'queued',
+          queuedAt: at,
           trigger: 'retry',
           error: null,
           errorKey: null,
@@ -339,7 +370,7 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       await tx
         .update(processes)
         .set({
-          status: 'running',
+          status: 'queued',
           executionStep: row.currentStep,
           executionSteps: [...PROCESS_STEPS],
           lastExecution: at,
@@ -356,21 +387,14 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
   }
 
   /**
-   * A scheduled run that no worker has started yet is cancelled when its process is switched
-   * off; the process goes back to the status of its previous run (idle when there was none).
+   * A scheduled run still waiting in the queue is cancelled when its process is switched off;
+   * the process goes back to the status of its previous run (idle when there was none).
    */
   async function cancelPending(tx: Runner, processId: string): Promise<void> {
     const cancelled = await tx
       .update(executions)
       .set({ status: 'cancelled', finishedAt: now() })
-      .where(
-        and(
-          eq(executions.processId, processId),
-          eq(executions.status, 'running'),
-          eq(executions.trigger, 'schedule'),
-          isNull(executions.heartbeatAt),
-        ),
-      )
+      .where(and(eq(executions.processId, processId), eq(executions.status, 'queued'), eq(executions.trigger, 'schedule')))
       .returning({ id: executions.id });
     if (cancelled.length === 0) return;
     const [previous] = await tx
@@ -395,19 +419,6 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     return rows.map((row) => row.id);
   }
 
-  /** Running executions whose heartbeat is older than `before` (or never set and created before it). */
-  async function stale(before: Date): Promise<ExecutionRow[]> {
-    return db
-      .select()
-      .from(executions)
-      .where(
-        and(
-          eq(executions.status, 'running'),
-          sql`coalesce(${executions.heartbeatAt}, ${executions.createdAt}) < ${before.toISOString()}`,
-        ),
-      );
-  }
-
   /** Hands a run left by a dead worker to the queue again (the engine's recovery). */
   async function resume(executionId: string, processId: string): Promise<void> {
     await dispatch(executionId, processId);
@@ -422,7 +433,6 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     cancelPending,
     removeMedia,
     idsOfProcess,
-    stale,
     signedMediaUrl,
     verifyMediaLink,
     toDto,

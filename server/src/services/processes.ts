@@ -32,7 +32,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const PROCESS_LANGUAGES = ['pt', 'en'] as const;
 export type ProcessLanguage = (typeof PROCESS_LANGUAGES)[number];
 
-export const PROCESS_STATUSES = ['idle', 'running', 'completed', 'error'] as const;
+export const PROCESS_STATUSES = ['idle', 'queued', 'running', 'awaiting_review', 'completed', 'error'] as const;
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
 
 export const DEFAULT_PUBLICATION_TIME = '09:00';
@@ -87,6 +87,9 @@ export interface ProcessStats {
   total: number;
   active: number;
   inactive: number;
+  /** Runs under way, counted apart: waiting for a worker, and held by one. */
+  queued: number;
+  running: number;
   connected_channels: number;
 }
 
@@ -315,12 +318,14 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     return { processes: rows.map((row) => toDto(row, into)), total: total?.n ?? 0 };
   }
 
-  /** The dashboard's four numbers, from one statement. */
+  /** The dashboard's numbers, from one statement. */
   async function stats(userId: string): Promise<ProcessStats> {
     const [row] = await db
       .select({
         total: sql<number>`count(*)::int`.mapWith(Number),
         active: sql<number>`(count(*) filter (where ${processes.isActive}))::int`.mapWith(Number),
+        queued: sql<number>`(count(*) filter (where ${processes.status} = 'queued'))::int`.mapWith(Number),
+        running: sql<number>`(count(*) filter (where ${processes.status} = 'running'))::int`.mapWith(Number),
         // Spelled out: the subquery's columns must not resolve to the outer processes table.
         connectedChannels:
           sql<number>`(select count(*)::int from "channels" where "channels"."user_id" = ${userId} and "channels"."is_active")`.mapWith(
@@ -331,7 +336,14 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
       .where(ownedBy(userId));
     const total = row?.total ?? 0;
     const active = row?.active ?? 0;
-    return { total, active, inactive: total - active, connected_channels: row?.connectedChannels ?? 0 };
+    return {
+      total,
+      active,
+      inactive: total - active,
+      queued: row?.queued ?? 0,
+      running: row?.running ?? 0,
+      connected_channels: row?.connectedChannels ?? 0,
+    };
   }
 
   // The checks of the references: each answers a 422 with what to do when it fails.

@@ -66,7 +66,7 @@ export function createRunControl({ db, now, executions: executionService, runs, 
       await tx
         .update(processes)
         .set({
-          status: processStatus === 'running' ? 'idle' : processStatus,
+          status: processStatus === 'running' || processStatus === 'queued' ? 'idle' : processStatus,
           executionStep: null,
           executionSteps: null,
           updatedAt: now(),
@@ -89,7 +89,7 @@ export function createRunControl({ db, now, executions: executionService, runs, 
 
   async function cancel(userId: string, id: string, into: Language) {
     const row = await ownRow(userId, id);
-    if (!(await end(row, ['running'], 'cancelled'))) throw conflict('executions.notRunning');
+    if (!(await end(row, ['queued', 'running'], 'cancelled'))) throw conflict('executions.notRunning');
     await discardVideo(userId, id);
     return executionService.get(userId, id, into);
   }

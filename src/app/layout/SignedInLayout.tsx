@@ -8,12 +8,13 @@ import { Outlet } from 'react-router-dom';
 import { PageSpinner } from '../../components';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import { VerifyEmailBanner } from './VerifyEmailBanner';
 
 export const DRAWER_WIDTH = 248;
 
 /**
  * The frame of every signed-in page: sidebar (permanent from 900px up, a temporary drawer opened
- * by the menu button below), top bar, and the page.
+ * by the menu button below), top bar, the banner of an unconfirmed address, and the page.
  */
 export default function SignedInLayout() {
   const theme = useTheme();
@@ -50,6 +51,7 @@ export default function SignedInLayout() {
       <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, lg: 4 }, pb: 4 }}>
         <Toolbar />
         <Box sx={{ pt: 3, maxWidth: 1280, mx: 'auto' }}>
+          <VerifyEmailBanner />
           <Suspense fallback={<PageSpinner />}>
             <Outlet />
           </Suspense>

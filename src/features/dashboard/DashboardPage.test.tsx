@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { Process, Publication } from '../../api';
 import {
   deferred,
@@ -44,10 +44,24 @@ const processes = [
   processOf({ id: 'p-3', name: 'Broken one', status: 'error', next_execution: '2025-03-13T12:00:00.000Z' }),
 ];
 const publications = [1, 2, 3, 4, 5].map((index) => publicationOf(index));
-const stats = { total: 7, active: 5, inactive: 2, connected_channels: 3 };
+const stats = { total: 7, active: 5, inactive: 2, queued: 0, running: 0, connected_channels: 3 };
+const publicationStats = {
+  total: 5,
+  published: 5,
+  processing: 0,
+  awaiting_review: 0,
+  failed: 0,
+  total_views: 15170,
+  total_likes: 15,
+  stats_updated_at: null,
+};
 
 function renderDashboard(handlers: Record<string, MockHandler>, language: 'en' | 'pt' = 'en') {
-  const server = mockApi({ 'GET /auth/me': reply(200, testUser), ...handlers });
+  const server = mockApi({
+    'GET /auth/me': reply(200, testUser),
+    'GET /publications/stats': reply(200, publicationStats),
+    ...handlers,
+  });
   const rendered = renderApp('/dashboard', { preloadedState: { ...signedInState, preferences: { language } } });
   return { server, ...rendered };
 }
@@ -148,7 +162,7 @@ describe('DashboardPage', () => {
 
   it('shows the empty states with a way to the processes', async () => {
     const { user } = renderDashboard({
-      'GET /processes/stats': reply(200, { total: 0, active: 0, inactive: 0, connected_channels: 0 }),
+      'GET /processes/stats': reply(200, { total: 0, active: 0, inactive: 0, queued: 0, running: 0, connected_channels: 0 }),
       'GET /processes/': reply(200, { processes: [], total: 0 }),
       'GET /publications/': reply(200, { publications: [], total: 0 }),
     });
@@ -177,5 +191,97 @@ describe('DashboardPage', () => {
     expect(screen.getByText('Night stories')).toBeInTheDocument();
     expect(log).toHaveBeenCalled();
     log.mockRestore();
+  });
+
+  it('shows a process awaiting review, says how many videos wait and leads to them in the history', async () => {
+    const { user } = renderDashboard({
+      'GET /processes/stats': reply(200, stats),
+      'GET /processes/': reply(200, {
+        processes: [processOf({ id: 'p-8', name: 'Careful one', status: 'awaiting_review' }), ...processes.slice(1)],
+        total: 3,
+      }),
+      'GET /publications/': reply(200, {
+        publications: [publicationOf(1, { status: 'awaiting_review', visibility: 'private', published_at: null })],
+        total: 1,
+      }),
+      'GET /publications/stats': reply(200, { ...publicationStats, awaiting_review: 2 }),
+    });
+
+    const notice = (await screen.findByText('2 videos wait for your review before they are published.')).closest(
+      '[role="status"]',
+    ) as HTMLElement;
+    const recent = within(await screen.findByRole('list', { name: 'Recent processes' })).getAllByRole('listitem');
+    expect(recent[0]).toHaveTextContent('Careful one');
+    expect(recent[0]).toHaveTextContent('Awaiting review');
+    const published = within(screen.getByRole('list', { name: 'Recent publications' })).getAllByRole('listitem');
+    expect(published[0]).toHaveTextContent('Awaiting your review · 1,234 views · 1 like');
+
+    await user.click(within(notice).getByRole('link', { name: 'Review' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'History' })).toBeInTheDocument();
+    expect(testLocation().pathname).toBe('/history');
+    expect(testLocation().search).toBe('?status=awaiting_review');
+  });
+
+  it('says so in Portuguese, and says nothing while no video waits', async () => {
+    renderDashboard(
+      {
+        'GET /processes/stats': reply(200, stats),
+        'GET /processes/': reply(200, {
+          processes: [processOf({ id: 'p-8', name: 'Careful one', status: 'awaiting_review' })],
+          total: 1,
+        }),
+        'GET /publications/': reply(200, {
+          publications: [publicationOf(1, { status: 'awaiting_review', published_at: null })],
+          total: 1,
+        }),
+        'GET /publications/stats': reply(200, { ...publicationStats, awaiting_review: 1 }),
+      },
+      'pt',
+    );
+
+    expect(await screen.findByText('1 vídeo aguarda a sua revisão antes de ser publicado.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Revisar' })).toHaveAttribute('href', '/history?status=awaiting_review');
+    expect(within(screen.getByRole('list', { name: 'Processos recentes' })).getByRole('listitem')).toHaveTextContent(
+      'Aguardando revisão',
+    );
+    expect(within(screen.getByRole('list', { name: 'Publicações recentes' })).getByRole('listitem')).toHaveTextContent(
+      'Aguardando a sua revisão',
+    );
+  });
+
+  it('shows no review notice when no video waits', async () => {
+    const { server } = renderDashboard({
+      'GET /processes/stats': reply(200, stats),
+      'GET /processes/': reply(200, { processes, total: 3 }),
+      'GET /publications/': reply(200, { publications, total: 5 }),
+    });
+
+    expect(await screen.findByText('Story number 5')).toBeInTheDocument();
+    await waitFor(() => expect(server.calls('GET /publications/stats')).toHaveLength(1));
+    expect(screen.queryByText(/wait for your review|waits for your review/)).not.toBeInTheDocument();
+  });
+
+  it('counts the runs under way apart: running, and waiting in the queue for a worker', async () => {
+    renderDashboard({
+      'GET /processes/stats': reply(200, { ...stats, running: 1, queued: 1234 }),
+      'GET /processes/': reply(200, { processes: [processOf({ id: 'p-9', name: 'Waiting one', status: 'queued' })], total: 1 }),
+      'GET /publications/': reply(200, { publications, total: 5 }),
+    });
+
+    const runs = await screen.findByRole('status', { name: 'Runs under way' });
+    expect(runs).toHaveTextContent('1 running');
+    expect(runs).toHaveTextContent('1,234 waiting in the queue');
+    const rows = within(screen.getByRole('list', { name: 'Recent processes' })).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('Queued');
+  });
+
+  it('says nothing about runs while none is under way', async () => {
+    renderDashboard({
+      'GET /processes/stats': reply(200, stats),
+      'GET /processes/': reply(200, { processes, total: 3 }),
+      'GET /publications/': reply(200, { publications, total: 5 }),
+    });
+    expect(await screen.findByText('Story number 5')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Runs under way' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import ArrowForward from '@mui/icons-material/ArrowForward';
+import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
@@ -16,6 +18,7 @@ import {
   errorDetail,
   useGetProcessesQuery,
   useGetProcessStatsQuery,
+  useGetPublicationStatsQuery,
   useGetPublicationsQuery,
   type Process,
   type ProcessStatus,
@@ -30,6 +33,7 @@ import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
 
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   idle: 'neutral',
+  queued: 'waiting',
   running: 'running',
   awaiting_review: 'warning',
   completed: 'success',
@@ -92,7 +96,56 @@ function StatCards() {
           </Paper>
         ))}
       </Box>
+      <RunsUnderWay queued={isError ? 0 : (data?.queued ?? 0)} running={isError ? 0 : (data?.running ?? 0)} />
     </>
+  );
+}
+
+/** Runs under way, counted apart: held by a worker, and waiting in the queue for one. Nothing while none. */
+function RunsUnderWay({ queued, running }: { queued: number; running: number }) {
+  const { t } = useTranslation('dashboard');
+  const locale = useLocale();
+  if (queued === 0 && running === 0) return null;
+  return (
+    <Box
+      role="status"
+      aria-label={t('runs.label')}
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: -1.5, mb: 3 }}
+    >
+      <Typography variant="body2" color="textSecondary">
+        {t('runs.label')}:
+      </Typography>
+      {running > 0 && <StatusChip tone="running" label={t('runs.running', { value: formatCount(running, locale) })} />}
+      {queued > 0 && <StatusChip tone="waiting" label={t('runs.queued', { value: formatCount(queued, locale) })} />}
+    </Box>
+  );
+}
+
+/**
+ * Videos of processes in review mode wait for their owner: how many, and a way to the history
+ * filtered on them. Nothing while none waits (or the count cannot be read: the history says so).
+ */
+function ReviewNotice() {
+  const { t } = useTranslation('dashboard');
+  const locale = useLocale();
+  const { data, error, isError } = useGetPublicationStatsQuery();
+  useLogFailure('publication stats', isError, error);
+  const waiting = isError ? 0 : (data?.awaiting_review ?? 0);
+  if (waiting === 0) return null;
+  return (
+    <Alert
+      severity="warning"
+      role="status"
+      icon={<RateReviewOutlined />}
+      sx={{ mb: 3, alignItems: 'center' }}
+      action={
+        <Button component={RouterLink} to="/history?status=awaiting_review" color="inherit" size="small">
+          {t('review.action')}
+        </Button>
+      }
+    >
+      {t('review.message', { count: waiting, value: formatCount(waiting, locale) })}
+    </Alert>
   );
 }
 
@@ -198,11 +251,13 @@ function PublicationRow({ publication }: { publication: Publication }) {
   const locale = useLocale();
   // A private video waits for its publication time: a date ahead is "scheduled", not "published".
   const at = publication.published_at;
-  const published = at
-    ? t(new Date(at).getTime() > Date.now() ? 'publications.scheduledFor' : 'publications.publishedOn', {
-        date: formatDate(at, { locale }),
-      })
-    : t('publications.notPublished');
+  let published: string;
+  if (publication.status === 'awaiting_review') published = t('publications.awaitingReview');
+  else if (at)
+    published = t(new Date(at).getTime() > Date.now() ? 'publications.scheduledFor' : 'publications.publishedOn', {
+      date: formatDate(at, { locale }),
+    });
+  else published = t('publications.notPublished');
   return (
     <ListItem disableGutters divider>
       <ListItemText
@@ -263,12 +318,16 @@ function RecentPublications() {
   );
 }
 
-/** /dashboard: the four counters, the 3 most recent processes and the 5 most recent publications. */
+/**
+ * /dashboard: the four counters, how many videos wait for review (when any), the 3 most recent
+ * processes and the 5 most recent publications.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <ReviewNotice />
       <StatCards />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' } }}>
         <RecentProcesses />

@@ -48,6 +48,7 @@ const stats = {
   total: 4,
   published: 2,
   processing: 1,
+  awaiting_review: 0,
   failed: 1,
   total_views: 1246,
   total_likes: 57,
@@ -518,6 +519,166 @@ describe('HistoryPage: delete', () => {
   });
 });
 
+describe('HistoryPage: videos awaiting review', () => {
+  const letter = publicationFixture({
+    id: 'pub-5',
+    execution_id: 'ex-5',
+    video_title: 'The last letter',
+    video_id: 'letter000001',
+    status: 'awaiting_review',
+    visibility: 'private',
+    published_at: null,
+    views: 0,
+    likes: 0,
+  });
+  // Recorded without its run: nothing to approve or reject through.
+  const orphan = publicationFixture({
+    ...letter,
+    id: 'pub-6',
+    execution_id: null,
+    video_title: 'An orphan video',
+    video_id: 'orphan000001',
+  });
+
+  it('approves a video for its process’s next publication time, and refreshes the row and the counters', async () => {
+    let current = letter;
+    const { user, server } = renderHistory({
+      'GET /publications/': () => page([attic, current]),
+      'POST /executions/ex-5/approve': () => {
+        current = { ...letter, status: 'processing', published_at: '2099-01-01T18:30:00.000Z' };
+        return reply(200, { id: 'ex-5', process_id: 'p-1', status: 'completed' });
+      },
+    });
+    await screen.findByRole('table');
+    const statsCalls = server.calls('GET /publications/stats').length;
+
+    const waiting = within(row('The last letter'));
+    expect(waiting.getByText('Awaiting review')).toBeInTheDocument();
+    expect(waiting.getByText('Not published yet')).toBeInTheDocument();
+    // Answered through its run: neither published nor deleted on its own.
+    expect(waiting.queryByRole('button', { name: /as public/ })).not.toBeInTheDocument();
+    expect(waiting.queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+    expect(within(row('The secret in the attic')).queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
+
+    await user.click(
+      waiting.getByRole('button', {
+        name: 'Approve “The last letter” (published at its process’s next publication time)',
+      }),
+    );
+
+    expect(
+      await screen.findByText('“The last letter” approved: it will be published at its process’s next publication time.'),
+    ).toBeInTheDocument();
+    expect(server.calls('POST /executions/ex-5/approve')[0].body).toEqual({ when: 'scheduled' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(within(row('The last letter')).getByText('Processing')).toBeInTheDocument());
+    expect(within(row('The last letter')).getByText('Scheduled')).toBeInTheDocument();
+    await waitFor(() => expect(server.calls('GET /publications/stats').length).toBe(statsCalls + 1));
+  });
+
+  it('publishes a video now after a confirmation', async () => {
+    const { user, server } = renderHistory({
+      'GET /publications/': page([letter]),
+      'POST /executions/ex-5/approve': reply(200, { id: 'ex-5', process_id: 'p-1', status: 'completed' }),
+    });
+    await screen.findByRole('table');
+
+    await user.click(screen.getByRole('button', { name: 'Publish “The last letter” now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish “The last letter” as public?' });
+    expect(server.calls('POST /executions/ex-5/approve')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Publish as public' }));
+
+    expect(await screen.findByText('“The last letter” is now public on YouTube.')).toBeInTheDocument();
+    expect(server.calls('POST /executions/ex-5/approve')[0].body).toEqual({ when: 'now' });
+    expect(server.calls('PUT /publications/pub-5/publish-public')).toHaveLength(0);
+  });
+
+  it('rejects a video only once the owner confirms', async () => {
+    let rows = [attic, letter];
+    const { user, server } = renderHistory({
+      'GET /publications/': () => page(rows),
+      'POST /executions/ex-5/reject': () => {
+        rows = [attic];
+        return reply(200, { id: 'ex-5', process_id: 'p-1', status: 'rejected' });
+      },
+    });
+    await screen.findByRole('table');
+
+    await user.click(screen.getByRole('button', { name: 'Reject “The last letter”' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Reject “The last letter”?' });
+    expect(dialog).toHaveTextContent(
+      'The video is deleted from YouTube and removed from your history; it is never published. This cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.calls('POST /executions/ex-5/reject')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Reject “The last letter”' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reject “The last letter”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reject video' }));
+
+    expect(await screen.findByText('“The last letter” rejected and deleted from YouTube.')).toBeInTheDocument();
+    expect(server.calls('POST /executions/ex-5/reject')).toHaveLength(1);
+    expect(server.calls('DELETE /publications/pub-5')).toHaveLength(0);
+    await waitFor(() => expect(screen.queryByRole('row', { name: 'The last letter' })).not.toBeInTheDocument());
+  });
+
+  it('shows why an approval or a rejection failed, and keeps the video waiting', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderHistory({
+      'GET /publications/': page([letter]),
+      'POST /executions/ex-5/approve': reply(409, { detail: 'The execution is not waiting for review' }),
+      'POST /executions/ex-5/reject': reply(502, { detail: 'YouTube could not delete the video' }),
+    });
+    await screen.findByRole('table');
+
+    await user.click(screen.getByRole('button', { name: /^Approve “The last letter”/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      '“The last letter” could not be approved. The execution is not waiting for review',
+    );
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Reject “The last letter”' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reject video' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      '“The last letter” could not be rejected. YouTube could not delete the video',
+    );
+    expect(within(row('The last letter')).getByText('Awaiting review')).toBeInTheDocument();
+  });
+
+  it('offers the usual actions, not the review ones, for a video recorded without its run', async () => {
+    renderHistory({ 'GET /publications/': page([orphan]) });
+    await screen.findByRole('table');
+
+    const waiting = within(row('An orphan video'));
+    expect(waiting.getByText('Awaiting review')).toBeInTheDocument();
+    expect(waiting.queryByRole('button', { name: /^(Approve|Reject)/ })).not.toBeInTheDocument();
+    expect(waiting.queryByRole('button', { name: 'Publish “An orphan video” now' })).not.toBeInTheDocument();
+    expect(waiting.getByRole('button', { name: 'Publish “An orphan video” as public' })).toBeInTheDocument();
+    expect(waiting.getByRole('button', { name: 'Delete the video “An orphan video”' })).toBeInTheDocument();
+  });
+
+  it('speaks Portuguese and counts the videos awaiting review', async () => {
+    renderHistory(
+      { 'GET /publications/': page([letter]), 'GET /publications/stats': reply(200, { ...stats, awaiting_review: 3 }) },
+      { language: 'pt' },
+    );
+    await screen.findByRole('table');
+
+    const waiting = within(row('The last letter'));
+    expect(waiting.getByText('Aguardando revisão')).toBeInTheDocument();
+    expect(
+      waiting.getByRole('button', {
+        name: 'Aprovar “The last letter” (publicado no próximo horário de publicação do processo)',
+      }),
+    ).toBeInTheDocument();
+    expect(waiting.getByRole('button', { name: 'Publicar “The last letter” agora' })).toBeInTheDocument();
+    expect(waiting.getByRole('button', { name: 'Rejeitar “The last letter”' })).toBeInTheDocument();
+    await waitFor(() => expect(stat('Aguardando revisão')).toHaveTextContent('3'));
+  });
+});
+
 describe('HistoryPage: report', () => {
   let clicked: { href: string; download: string }[];
   let click: jest.SpyInstance;
@@ -593,6 +754,7 @@ describe('HistoryPage: statistics', () => {
     await waitFor(() => expect(stat('Publications')).toHaveTextContent('4'));
     expect(stat('Published')).toHaveTextContent('2');
     expect(stat('Processing')).toHaveTextContent('1');
+    expect(stat('Awaiting review')).toHaveTextContent('0');
     expect(stat('Failed')).toHaveTextContent('1');
     expect(stat('Total views')).toHaveTextContent('1,246');
     expect(stat('Total likes')).toHaveTextContent('57');

@@ -16,15 +16,17 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   errorDetail,
   errorMessage,
+  useApproveExecutionMutation,
   useDeletePublicationMutation,
   useGetPublicationsQuery,
   usePublishPublicationMutation,
+  useRejectExecutionMutation,
   type Publication,
 } from '../../api';
 import { EmptyState, LoadErrorAlert, PageHeader, useLocale } from '../../components';
@@ -41,12 +43,24 @@ import { PublicationStatsRow } from './PublicationStatsRow';
 import { useReportDownload } from './report';
 import { useHistoryQuery } from './useHistoryQuery';
 
-type Pending = { action: PublicationAction; publication: Publication } | null;
+/** The actions that ask first (approve does not: it only schedules what the owner asked for). */
+type ConfirmedAction = Exclude<PublicationAction, 'approve'>;
+type Pending = { action: ConfirmedAction; publication: Publication } | null;
+
+/** What a failed confirmed action says. */
+const FAILED = {
+  publish: 'messages.publishFailed',
+  publishNow: 'messages.publishFailed',
+  delete: 'messages.removeFailed',
+  reject: 'messages.rejectFailed',
+} as const satisfies Record<ConfirmedAction, string>;
 
 /**
  * /history: every publication of the user, with search, status and period filters kept in the
  * address, server-side paging, the statistics row, the CSV report, and per video "publish as
- * public" and "delete" (both confirmed, both acting on YouTube first).
+ * public" and "delete" (both confirmed, both acting on YouTube first). A video waiting for review
+ * is approved (published at its process's next publication time), published now (confirmed) or
+ * rejected (confirmed) through the run that made it.
  */
 export default function HistoryPage() {
   const { t } = useTranslation(['history', 'common']);
@@ -62,6 +76,10 @@ export default function HistoryPage() {
   });
   const [publishPublication] = usePublishPublicationMutation();
   const [deletePublication] = useDeletePublicationMutation();
+  const [approveExecution] = useApproveExecutionMutation();
+  const [rejectExecution] = useRejectExecutionMutation();
+  // The publication whose approval is on its way: its buttons wait.
+  const [approvingId, setApprovingId] = useState<string | null>(null);
   const { download, downloading } = useReportDownload();
   // The publication being confirmed stays named while its dialog closes.
   const [pending, setPending] = useState<Pending>(null);
@@ -84,7 +102,28 @@ export default function HistoryPage() {
     if (pastTheEnd) update({ page: Math.max(0, Math.ceil(total / query.rowsPerPage) - 1) });
   }, [pastTheEnd, total, query.rowsPerPage, update]);
 
+  const reason = (failure: unknown) => errorMessage(failure, t('common:errors.network'));
+
+  const approve = async (publication: Publication) => {
+    if (!publication.execution_id) return;
+    const title = publication.video_title;
+    setApprovingId(publication.id);
+    try {
+      await approveExecution({ id: publication.execution_id, when: 'scheduled' }).unwrap();
+      show('success', t('messages.approved', { title }));
+    } catch (failure) {
+      console.error('Failed to approve publication', failure);
+      show('error', t('messages.approveFailed', { title, message: reason(failure) }));
+    } finally {
+      setApprovingId(null);
+    }
+  };
+
   const onAction = (action: PublicationAction, publication: Publication) => {
+    if (action === 'approve') {
+      void approve(publication);
+      return;
+    }
     setPending({ action, publication });
     setKeepVideo(false);
     setConfirmOpen(true);
@@ -94,19 +133,24 @@ export default function HistoryPage() {
     if (!pending) return;
     const { action, publication } = pending;
     const title = publication.video_title;
-    const reason = (failure: unknown) => errorMessage(failure, t('common:errors.network'));
+    const executionId = publication.execution_id ?? '';
     try {
       if (action === 'publish') {
         await publishPublication(publication.id).unwrap();
         show('success', t('messages.published', { title }));
+      } else if (action === 'publishNow') {
+        await approveExecution({ id: executionId, when: 'now' }).unwrap();
+        show('success', t('messages.published', { title }));
+      } else if (action === 'reject') {
+        await rejectExecution(executionId).unwrap();
+        show('success', t('messages.rejected', { title }));
       } else {
         await deletePublication({ id: publication.id, keepVideo }).unwrap();
         show('success', t(keepVideo ? 'messages.removedKeep' : 'messages.removed', { title }));
       }
     } catch (failure) {
       console.error(`Failed to ${action} publication`, failure);
-      const key = action === 'publish' ? 'messages.publishFailed' : 'messages.removeFailed';
-      show('error', t(key, { title, message: reason(failure) }));
+      show('error', t(FAILED[action], { title, message: reason(failure) }));
     } finally {
       setConfirmOpen(false);
     }
@@ -200,7 +244,12 @@ export default function HistoryPage() {
           sx={{ display: 'grid', gap: 1.5 }}
         >
           {publications.map((publication) => (
-            <PublicationCard key={publication.id} publication={publication} onAction={onAction} />
+            <PublicationCard
+              key={publication.id}
+              publication={publication}
+              onAction={onAction}
+              busy={approvingId === publication.id}
+            />
           ))}
         </Box>
         <Paper variant="outlined" sx={{ mt: 1.5 }}>
@@ -235,7 +284,12 @@ export default function HistoryPage() {
             </TableHead>
             <TableBody>
               {publications.map((publication) => (
-                <PublicationRow key={publication.id} publication={publication} onAction={onAction} />
+                <PublicationRow
+                  key={publication.id}
+                  publication={publication}
+                  onAction={onAction}
+                  busy={approvingId === publication.id}
+                />
               ))}
             </TableBody>
           </Table>
@@ -247,7 +301,40 @@ export default function HistoryPage() {
 
   const publication = pending?.publication;
   const title = publication?.video_title ?? '';
-  const publishing = pending?.action === 'publish';
+  const publishing = pending?.action === 'publish' || pending?.action === 'publishNow';
+  const rejecting = pending?.action === 'reject';
+
+  let confirmTitle: string;
+  let confirmMessage: ReactNode;
+  let confirmLabel: string;
+  let busyLabel: string;
+  if (publishing) {
+    confirmTitle = t('publish.title', { title });
+    confirmMessage = t('publish.message');
+    confirmLabel = t('publish.confirm');
+    busyLabel = t('publish.publishing');
+  } else if (rejecting) {
+    confirmTitle = t('reject.title', { title });
+    confirmMessage = t('reject.message');
+    confirmLabel = t('reject.confirm');
+    busyLabel = t('reject.rejecting');
+  } else {
+    confirmTitle = t('remove.title', { title });
+    confirmMessage = publication?.video_id ? (
+      <>
+        {keepVideo ? t('remove.messageKeep') : t('remove.message')}
+        <FormControlLabel
+          sx={{ display: 'flex', mt: 1.5 }}
+          control={<Checkbox checked={keepVideo} onChange={(event) => setKeepVideo(event.target.checked)} />}
+          label={t('remove.keepVideo')}
+        />
+      </>
+    ) : (
+      t('remove.messageNoVideo')
+    );
+    confirmLabel = keepVideo ? t('remove.confirmKeep') : t('remove.confirm');
+    busyLabel = t('remove.removing');
+  }
 
   return (
     <>
@@ -265,25 +352,10 @@ export default function HistoryPage() {
       {content}
       <ConfirmDialog
         open={confirmOpen}
-        title={publishing ? t('publish.title', { title }) : t('remove.title', { title })}
-        message={
-          publishing ? (
-            t('publish.message')
-          ) : publication?.video_id ? (
-            <>
-              {keepVideo ? t('remove.messageKeep') : t('remove.message')}
-              <FormControlLabel
-                sx={{ display: 'flex', mt: 1.5 }}
-                control={<Checkbox checked={keepVideo} onChange={(event) => setKeepVideo(event.target.checked)} />}
-                label={t('remove.keepVideo')}
-              />
-            </>
-          ) : (
-            t('remove.messageNoVideo')
-          )
-        }
-        confirmLabel={publishing ? t('publish.confirm') : keepVideo ? t('remove.confirmKeep') : t('remove.confirm')}
-        busyLabel={publishing ? t('publish.publishing') : t('remove.removing')}
+        title={confirmTitle}
+        message={confirmMessage}
+        confirmLabel={confirmLabel}
+        busyLabel={busyLabel}
         destructive={!publishing}
         onConfirm={confirm}
         onClose={() => setConfirmOpen(false)}

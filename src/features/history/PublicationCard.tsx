@@ -16,7 +16,7 @@ import {
 import { FactList } from '../../components/FactList';
 
 /** One publication on a phone: what the table row says, stacked, with the actions at the bottom. */
-export function PublicationCard({ publication, onAction }: PublicationItemProps) {
+export function PublicationCard({ publication, onAction, busy }: PublicationItemProps) {
   const { t } = useTranslation('history');
   const locale = useLocale();
   const facts: [string, ReactNode][] = [
@@ -37,7 +37,7 @@ export function PublicationCard({ publication, onAction }: PublicationItemProps)
       </Box>
       <FactList facts={facts} sx={{ rowGap: 0.5 }} />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', borderTop: 1, borderColor: 'divider', pt: 1 }}>
-        <PublicationActions publication={publication} onAction={onAction} />
+        <PublicationActions publication={publication} onAction={onAction} busy={busy} />
       </Box>
     </Paper>
   );

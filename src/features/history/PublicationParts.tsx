@@ -2,7 +2,9 @@
  * The pieces of a publication that the table row (sm and up) and the card (xs) share, so both
  * layouts say the same things the same way.
  */
+import Block from '@mui/icons-material/Block';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EventAvailableOutlined from '@mui/icons-material/EventAvailableOutlined';
 import ImageNotSupportedOutlined from '@mui/icons-material/ImageNotSupportedOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import PublicOutlined from '@mui/icons-material/PublicOutlined';
@@ -21,11 +23,25 @@ import { formatDate } from '../../lib/dates';
 import { UNKNOWN_FIGURE } from '../../lib/numbers';
 import { isPublicationStatus, isVisibility, STATUS_TONE } from './labels';
 
-export type PublicationAction = 'publish' | 'delete';
+/**
+ * `publish` and `delete` act on the publication; `approve`, `publishNow` and `reject` answer the
+ * review of the run that made it (through its execution).
+ */
+export type PublicationAction = 'publish' | 'delete' | 'approve' | 'publishNow' | 'reject';
 
 export interface PublicationItemProps {
   publication: Publication;
   onAction: (action: PublicationAction, publication: Publication) => void;
+  /** An action on this publication is on its way: its buttons wait. */
+  busy?: boolean;
+}
+
+/**
+ * A video waiting for its owner's review, with the run that made it: it is approved or rejected
+ * through that run (which then ends), never published or deleted on its own.
+ */
+export function isReviewable(publication: Publication): boolean {
+  return publication.status === 'awaiting_review' && publication.execution_id !== null;
 }
 
 /** "Publish as public" is offered for a video on YouTube that is not public yet. */
@@ -141,23 +157,31 @@ function Action({
   icon,
   onClick,
   color,
+  disabled,
 }: {
   label: string;
   icon: ReactElement;
   onClick: () => void;
-  color?: 'error' | 'primary';
+  color?: 'error' | 'primary' | 'success';
+  disabled?: boolean;
 }) {
   return (
-    <Tooltip title={label}>
-      <IconButton aria-label={label} onClick={onClick} color={color ?? 'default'} size="small">
-        {icon}
-      </IconButton>
+    <Tooltip title={label} describeChild>
+      <span>
+        <IconButton aria-label={label} onClick={onClick} color={color ?? 'default'} size="small" disabled={disabled}>
+          {icon}
+        </IconButton>
+      </span>
     </Tooltip>
   );
 }
 
-/** Watch on YouTube (new tab), publish as public (when it is not), delete. */
-export function PublicationActions({ publication, onAction }: PublicationItemProps) {
+/**
+ * Watch on YouTube (new tab), then: for a video waiting for review, approve (published at its
+ * process's next publication time), publish now and reject; otherwise publish as public (when it
+ * is not) and delete.
+ */
+export function PublicationActions({ publication, onAction, busy = false }: PublicationItemProps) {
   const { t } = useTranslation('history');
   const title = publication.video_title;
   const watchLabel = t('table.watch', { title });
@@ -177,20 +201,50 @@ export function PublicationActions({ publication, onAction }: PublicationItemPro
           </IconButton>
         </Tooltip>
       )}
-      {canPublish(publication) && (
-        <Action
-          label={t('table.publish', { title })}
-          icon={<PublicOutlined />}
-          onClick={() => onAction('publish', publication)}
-          color="primary"
-        />
+      {isReviewable(publication) ? (
+        <>
+          <Action
+            label={t('table.approve', { title })}
+            icon={<EventAvailableOutlined />}
+            onClick={() => onAction('approve', publication)}
+            color="success"
+            disabled={busy}
+          />
+          <Action
+            label={t('table.publishNow', { title })}
+            icon={<PublicOutlined />}
+            onClick={() => onAction('publishNow', publication)}
+            color="primary"
+            disabled={busy}
+          />
+          <Action
+            label={t('table.reject', { title })}
+            icon={<Block />}
+            onClick={() => onAction('reject', publication)}
+            color="error"
+            disabled={busy}
+          />
+        </>
+      ) : (
+        <>
+          {canPublish(publication) && (
+            <Action
+              label={t('table.publish', { title })}
+              icon={<PublicOutlined />}
+              onClick={() => onAction('publish', publication)}
+              color="primary"
+              disabled={busy}
+            />
+          )}
+          <Action
+            label={t('table.delete', { title })}
+            icon={<DeleteOutlined />}
+            onClick={() => onAction('delete', publication)}
+            color="error"
+            disabled={busy}
+          />
+        </>
       )}
-      <Action
-        label={t('table.delete', { title })}
-        icon={<DeleteOutlined />}
-        onClick={() => onAction('delete', publication)}
-        color="error"
-      />
     </Box>
   );
 }

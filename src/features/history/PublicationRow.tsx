@@ -18,7 +18,7 @@ import {
  * id, status and visibility, publication date, views (flagged when under the channel's minimum),
  * likes, and the actions.
  */
-export function PublicationRow({ publication, onAction }: PublicationItemProps) {
+export function PublicationRow({ publication, onAction, busy }: PublicationItemProps) {
   const locale = useLocale();
   return (
     <TableRow hover aria-label={publication.video_title}>
@@ -47,7 +47,7 @@ export function PublicationRow({ publication, onAction }: PublicationItemProps) 
       </TableCell>
       <TableCell align="right">{formatCount(publication.likes, locale)}</TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        <PublicationActions publication={publication} onAction={onAction} />
+        <PublicationActions publication={publication} onAction={onAction} busy={busy} />
       </TableCell>
     </TableRow>
   );

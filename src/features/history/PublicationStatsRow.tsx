@@ -17,8 +17,9 @@ export interface PublicationStatsRowProps {
 }
 
 /**
- * The user's counters (all publications, whatever the filters): totals per status, total views
- * and likes, when YouTube's figures were last read, and a button that asks for fresh ones.
+ * The user's counters (all publications, whatever the filters): totals per status (those awaiting
+ * the owner's review included), total views and likes, when YouTube's figures were last read, and
+ * a button that asks for fresh ones.
  */
 export function PublicationStatsRow({ onFeedback }: PublicationStatsRowProps) {
   const { t } = useTranslation(['history', 'common']);
@@ -44,6 +45,7 @@ export function PublicationStatsRow({ onFeedback }: PublicationStatsRowProps) {
     [t('stats.total'), data?.total],
     [t('stats.published'), data?.published],
     [t('stats.processing'), data?.processing],
+    [t('stats.awaitingReview'), data?.awaiting_review],
     [t('stats.failed'), data?.failed],
     [t('stats.views'), data?.total_views],
     [t('stats.likes'), data?.total_likes],
@@ -70,8 +72,8 @@ export function PublicationStatsRow({ onFeedback }: PublicationStatsRowProps) {
           gap: 2,
           gridTemplateColumns: {
             xs: 'repeat(2, minmax(0, 1fr))',
-            sm: 'repeat(3, minmax(0, 1fr))',
-            lg: 'repeat(6, minmax(0, 1fr))',
+            sm: 'repeat(4, minmax(0, 1fr))',
+            lg: 'repeat(7, minmax(0, 1fr))',
           },
         }}
       >

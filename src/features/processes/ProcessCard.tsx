@@ -60,15 +60,26 @@ function IconAction({
 }
 
 /**
- * One process: status (a running one opens the execution status), channel, language, voice,
- * prompt, publication time, last and next execution, what it lacks to run, and its actions.
+ * One process: status (a running one opens the execution status, one awaiting review opens the
+ * video to review), channel, language, voice, prompt, publication time (and whether it waits for
+ * the owner's review), last and next execution, what it lacks to run, and its actions.
  */
 export function ProcessCard({ process, toggling = false, onAction }: ProcessCardProps) {
   const { t } = useTranslation(['processes', 'common']);
   const locale = useLocale();
   const { name, is_active: active } = process;
-  const running = process.status === 'running';
+  const queued = process.status === 'queued';
+  const running = process.status === 'running' || queued;
+  const awaitingReview = process.status === 'awaiting_review';
   const step = runningStep(process);
+  // The status chip opens the execution dialog while the run goes on or waits for its owner.
+  const chipAction = queued
+    ? t('card.openQueued', { name })
+    : running
+      ? t('card.openStatus', { name })
+      : awaitingReview && process.latest_execution_id
+        ? t('card.openReview', { name })
+        : null;
 
   let lastExecution: string;
   if (process.last_execution) {
@@ -85,7 +96,12 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
     [t('card.language'), <LanguageLabel code={process.language} />],
     [t('card.voice'), process.voice_name ?? UNKNOWN_FIGURE],
     [t('card.prompt'), process.prompt_name ?? UNKNOWN_FIGURE],
-    [t('card.publicationTime'), process.publication_time],
+    [
+      t('card.publicationTime'),
+      process.publish_mode === 'review'
+        ? t('card.publicationTimeReview', { time: process.publication_time })
+        : process.publication_time,
+    ],
     [t('card.lastExecution'), lastExecution],
     [t('card.nextExecution'), formatDate(process.next_execution, { locale }) || UNKNOWN_FIGURE],
   ];
@@ -118,11 +134,11 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
           </Typography>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 0.5, flexShrink: 0 }}>
             {!active && <StatusChip tone="disabled" label={t('common:status.disabled')} />}
-            {running ? (
-              <Tooltip title={t('card.openStatus', { name })}>
+            {chipAction ? (
+              <Tooltip title={chipAction}>
                 <ButtonBase
                   focusRipple
-                  aria-label={t('card.openStatus', { name })}
+                  aria-label={chipAction}
                   onClick={() => onAction('details', process)}
                   sx={{ borderRadius: 4 }}
                 >
@@ -137,7 +153,14 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
         <Box sx={{ opacity: active ? 1 : DIMMED_OPACITY, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
           {step && (
             <Typography variant="body2" sx={{ color: 'info.main', fontWeight: 600 }}>
-              {t('card.runningStep', { step: step.number, total: step.total, label: stepLabel(t, step.key) })}
+              {queued
+                ? t('card.queued')
+                : t('card.runningStep', { step: step.number, total: step.total, label: stepLabel(t, step.key) })}
+            </Typography>
+          )}
+          {awaitingReview && (
+            <Typography variant="body2" sx={{ color: 'warning.main', fontWeight: 600 }}>
+              {t('card.reviewPending')}
             </Typography>
           )}
           <FactList facts={facts} />

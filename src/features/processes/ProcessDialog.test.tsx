@@ -76,11 +76,13 @@ async function openCreate(handlers: Record<string, MockHandler>, language: 'en' 
 }
 
 describe('ProcessDialog: create', () => {
-  it('requires every field and starts with pt, 09:00 and enabled', async () => {
+  it('requires every field and starts with pt, 09:00, automatic publishing and enabled', async () => {
     const { user, server, dialog } = await openCreate({});
 
     expect(within(dialog).getByRole('combobox', { name: /^Language/ })).toHaveTextContent('Portuguese');
     expect(within(dialog).getByLabelText(/^Publication time/)).toHaveValue('09:00');
+    expect(within(dialog).getByRole('radio', { name: 'Automatic' })).toBeChecked();
+    expect(within(dialog).getByRole('radio', { name: 'After my review' })).not.toBeChecked();
     expect(within(dialog).getByRole('switch', { name: 'Enable immediately' })).toBeChecked();
     await user.clear(within(dialog).getByLabelText(/^Publication time/));
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -139,9 +141,47 @@ describe('ProcessDialog: create', () => {
       voice_id: 'vo-2',
       is_active: false,
       publication_time: '18:30',
+      publish_mode: 'auto',
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByRole('article', { name: 'Bedtime tales' })).toBeInTheDocument();
+  });
+
+  it('says what each publish mode means and sends the one chosen', async () => {
+    const created = processFixture({ id: 'p-9', name: 'Reviewed tales', publish_mode: 'review' });
+    const { user, server, dialog } = await openCreate({ 'POST /processes/': reply(201, created) });
+
+    const automatic = within(dialog).getByRole('radio', { name: 'Automatic' });
+    expect(automatic).toHaveAccessibleDescription(
+      'Each video is published the day after the execution, at the publication time.',
+    );
+    const review = within(dialog).getByRole('radio', { name: 'After my review' });
+    expect(review).toHaveAccessibleDescription('Each video waits for your approval before it is published.');
+    expect(within(dialog).getByText('The video is published the day after execution at this time.')).toBeInTheDocument();
+
+    await user.click(review);
+    expect(review).toBeChecked();
+    // The publication time now says when an approved video goes out.
+    expect(within(dialog).getByText('An approved video is published at the next occurrence of this time.')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Reviewed tales');
+    await choose(user, dialog, /^Channel/, 'Main channel');
+    await choose(user, dialog, /^Prompt/, 'Family secrets');
+    await choose(user, dialog, /^Voice/, 'Ana Narradora');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText('Process “Reviewed tales” created')).toBeInTheDocument();
+    expect(server.calls('POST /processes/')[0].body).toMatchObject({ name: 'Reviewed tales', publish_mode: 'review' });
+  });
+
+  it('names the publish modes in Portuguese', async () => {
+    const { dialog } = await openCreate({}, 'pt');
+
+    expect(within(dialog).getByRole('group', { name: 'Publicação' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: 'Automática' })).toBeChecked();
+    expect(within(dialog).getByRole('radio', { name: 'Após a minha revisão' })).toHaveAccessibleDescription(
+      'Cada vídeo aguarda a sua aprovação antes de ser publicado.',
+    );
   });
 
   it('shows the server’s message, else “Erro ao salvar processo”', async () => {
@@ -183,6 +223,27 @@ describe('ProcessDialog: create', () => {
 });
 
 describe('ProcessDialog: edit', () => {
+  it('shows the current publish mode and sends it only when it changes', async () => {
+    const process = processFixture({ name: 'Night stories', publish_mode: 'review' });
+    const { user, server } = renderProcesses({
+      'GET /processes/': processList(process),
+      'PUT /processes/p-1': reply(200, { ...process, publish_mode: 'auto' }),
+      ...catalogue(),
+    });
+    await screen.findByRole('article', { name: 'Night stories' });
+
+    await user.click(screen.getByRole('button', { name: 'Edit Night stories' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit process' });
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /^Voice/ })).toHaveTextContent('Ana Narradora'));
+    expect(within(dialog).getByRole('radio', { name: 'After my review' })).toBeChecked();
+
+    await user.click(within(dialog).getByRole('radio', { name: 'Automatic' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Process “Night stories” updated')).toBeInTheDocument();
+    expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ publish_mode: 'auto' });
+  });
+
   it('sends only the fields that changed', async () => {
     const process = processFixture({ name: 'Night stories', is_active: false });
     const { user, server } = renderProcesses({

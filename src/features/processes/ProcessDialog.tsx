@@ -26,6 +26,7 @@ import { SelectInput, type SelectOption } from '../../components/SelectInput';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { LANGUAGES } from '../../lib/language';
 import { sampleUrlOf } from '../../lib/playback';
+import { PublishModeField } from './PublishModeField';
 import { TimeInput } from './TimeInput';
 import { createBody, formValuesOf, processSchema, updateBody, type ProcessFormValues } from './schema';
 
@@ -82,7 +83,8 @@ function SwitchField({ control, label }: { control: Control<ProcessFormValues>; 
 /**
  * Creates or edits a process: name, channel, API configuration (enabled ones), prompt (active
  * ones), language (pt/en, those the prompt has texts for), voice (active ones, with a sample
- * button), publication time and "enable immediately".
+ * button), publication time, publish mode (automatic, or after the owner's review) and "enable
+ * immediately".
  */
 export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps) {
   const { t } = useTranslation(['processes', 'common']);
@@ -106,7 +108,10 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     getValues,
     formState: { errors, isSubmitting },
   } = useForm<ProcessFormValues>({ resolver: yupResolver(schema), defaultValues: initial });
-  const [promptId, voiceId, language] = useWatch({ control, name: ['prompt_id', 'voice_id', 'language'] });
+  const [promptId, voiceId, language, publishMode] = useWatch({
+    control,
+    name: ['prompt_id', 'voice_id', 'language', 'publish_mode'],
+  });
 
   const channels = useMemo(
     () => (channelList?.channels ?? []).map((channel) => ({ ...channel, name: channel.name?.trim() || channel.channel_id })),
@@ -277,8 +282,13 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
               </span>
             </Tooltip>
           </Box>
-          <TimeInput control={control} label={t('form.publicationTime')} helperText={t('form.publicationTimeHint')} />
+          <TimeInput
+            control={control}
+            label={t('form.publicationTime')}
+            helperText={publishMode === 'review' ? t('form.publicationTimeHintReview') : t('form.publicationTimeHint')}
+          />
         </Box>
+        <PublishModeField control={control} />
         <SwitchField control={control} label={editing ? t('form.enabled') : t('form.enableNow')} />
       </Box>
     </FormDialog>

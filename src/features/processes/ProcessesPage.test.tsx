@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { deferred, reply } from '../../testing';
+import { deferred, never as pending, reply } from '../../testing';
 import { formatDate } from '../../lib/dates';
 import { daysBefore, processFixture, processList, renderProcesses } from './testing';
 
@@ -50,7 +50,7 @@ describe('ProcessesPage: the list', () => {
     expect(screen.getByRole('status', { name: 'Loading…' })).toBeInTheDocument();
     expect(
       screen.getByText(
-        'Each process generates a video not yet generated for the selected language, and the video is always published the day after execution at the chosen time.',
+        'Each process generates a video not yet generated for the selected language. The video is published the day after execution at the chosen time or, when the process asks for your review, once you approve it.',
       ),
     ).toBeInTheDocument();
     answer.resolve(processList(idle, never, running, completed, failed, odd));
@@ -115,6 +115,51 @@ describe('ProcessesPage: the list', () => {
     expect(within(busy).getByText(`${formatDate(running.last_execution!)} (há 3 dias)`)).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Broken one' })).getByText('Erro')).toBeInTheDocument();
     expect(screen.getByText(/Cada processo gera um vídeo inédito no idioma selecionado/)).toBeInTheDocument();
+  });
+
+  it('shows a process whose video waits for review, and opens that video from its status', async () => {
+    const reviewing = processFixture({
+      id: 'p-8',
+      name: 'Careful one',
+      status: 'awaiting_review',
+      publish_mode: 'review',
+      publication_time: '18:30',
+      last_execution: daysBefore(1),
+      latest_execution_id: 'ex-8',
+    });
+    const { user } = renderProcesses({
+      'GET /processes/': processList(reviewing, completed),
+      'GET /executions/ex-8': pending(),
+    });
+
+    const card = await screen.findByRole('article', { name: 'Careful one' });
+    expect(within(card).getByText('Awaiting review')).toBeInTheDocument();
+    expect(within(card).getByText('A video waits for your review.')).toBeInTheDocument();
+    expect(within(card).getByText('Publishes at').nextElementSibling).toHaveTextContent('18:30, after your review');
+    expect(within(card).getByRole('button', { name: 'Execute Careful one' })).toBeEnabled();
+    // A process in automatic mode just shows its time.
+    const done = screen.getByRole('article', { name: 'Done one' });
+    expect(within(done).getByText('Publishes at').nextElementSibling).toHaveTextContent(/^09:00$/);
+    expect(within(done).queryByRole('button', { name: /^Awaiting review/ })).not.toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Awaiting review: review the video of Careful one' }));
+    expect(await screen.findByRole('dialog', { name: 'Execution of “Careful one”' })).toBeInTheDocument();
+  });
+
+  it('names a process awaiting review in Portuguese', async () => {
+    renderProcesses(
+      {
+        'GET /processes/': processList(
+          processFixture({ id: 'p-8', name: 'Careful one', status: 'awaiting_review', latest_execution_id: 'ex-8' }),
+        ),
+      },
+      { language: 'pt' },
+    );
+
+    const card = await screen.findByRole('article', { name: 'Careful one' });
+    expect(within(card).getByText('Aguardando revisão')).toBeInTheDocument();
+    expect(within(card).getByText('Um vídeo aguarda a sua revisão.')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Aguardando revisão: revisar o vídeo de Careful one' })).toBeInTheDocument();
   });
 
   it('says what a process lacks to run', async () => {

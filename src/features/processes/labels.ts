@@ -8,6 +8,7 @@ type T = TFunction<['processes', 'common']>;
 
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   idle: 'neutral',
+  queued: 'waiting',
   running: 'running',
   awaiting_review: 'warning',
   completed: 'success',
@@ -49,9 +50,14 @@ export function needLabel(t: T, need: string): string {
   return (NEEDS as readonly string[]).includes(need) ? t(`processes:needs.${need as ProcessNeed}`) : need;
 }
 
-/** The running step of a process, from its own fields (1-based), or null when not running. */
+/** The step a process's run is at (queued or running), from its own fields (1-based), or null. */
 export function runningStep(process: Pick<Process, 'status' | 'execution_step' | 'execution_steps'>) {
-  if (process.status !== 'running' || !process.execution_steps || process.execution_steps.length === 0) return null;
+  if (
+    (process.status !== 'running' && process.status !== 'queued') ||
+    !process.execution_steps ||
+    process.execution_steps.length === 0
+  )
+    return null;
   const index = Math.min(Math.max(process.execution_step ?? 0, 0), process.execution_steps.length - 1);
   return { index, number: index + 1, total: process.execution_steps.length, key: process.execution_steps[index] };
 }

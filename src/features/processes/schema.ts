@@ -1,10 +1,11 @@
 /**
  * The create/edit process form (spec §5): name, channel, API configuration, prompt, language,
- * voice and publication time are all required; "enable immediately" is a switch. An update sends
- * only the fields that changed (and are set).
+ * voice and publication time are all required; "enable immediately" is a switch; the publish mode
+ * (automatic, or after the owner's review) is a choice. An update sends only the fields that
+ * changed (and are set).
  */
-import { boolean, object, string } from 'yup';
-import type { Process, ProcessCreate, ProcessLanguage, ProcessUpdate } from '../../api';
+import { boolean, mixed, object, string } from 'yup';
+import type { Process, ProcessCreate, ProcessLanguage, ProcessUpdate, PublishMode } from '../../api';
 import type { ValidationKey } from '../../components';
 import { DEFAULT_PROCESS_LANGUAGE, DEFAULT_PUBLICATION_TIME } from '../../lib/constants';
 import { isLanguage } from '../../lib/language';
@@ -14,6 +15,13 @@ const required: ValidationKey = 'validation.required';
 /** "HH:MM", 00:00 to 23:59. */
 export const PUBLICATION_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
+/** `auto` (the default) publishes each video the next day at the publication time; `review` waits for the owner. */
+export const PUBLISH_MODES = ['auto', 'review'] as const satisfies readonly PublishMode[];
+
+function publishModeOf(value: string): PublishMode {
+  return value === 'review' ? 'review' : 'auto';
+}
+
 export interface ProcessFormValues {
   name: string;
   channel_id: string;
@@ -22,6 +30,7 @@ export interface ProcessFormValues {
   language: string;
   voice_id: string;
   publication_time: string;
+  publish_mode: PublishMode;
   is_active: boolean;
 }
 
@@ -35,11 +44,12 @@ export function processSchema(timeInvalid: string) {
     language: string().required(required),
     voice_id: string().required(required),
     publication_time: string().trim().required(required).matches(PUBLICATION_TIME, timeInvalid),
+    publish_mode: mixed<PublishMode>().oneOf(PUBLISH_MODES).required(required),
     is_active: boolean().default(true),
   });
 }
 
-/** A new process: language pt, published at 09:00, enabled at once. */
+/** A new process: language pt, published automatically at 09:00, enabled at once. */
 export function formValuesOf(process?: Process): ProcessFormValues {
   if (!process) {
     return {
@@ -50,6 +60,7 @@ export function formValuesOf(process?: Process): ProcessFormValues {
       language: DEFAULT_PROCESS_LANGUAGE,
       voice_id: '',
       publication_time: DEFAULT_PUBLICATION_TIME,
+      publish_mode: 'auto',
       is_active: true,
     };
   }
@@ -61,6 +72,7 @@ export function formValuesOf(process?: Process): ProcessFormValues {
     language: isLanguage(process.language) ? process.language : '',
     voice_id: process.voice_id ?? '',
     publication_time: process.publication_time,
+    publish_mode: publishModeOf(process.publish_mode),
     is_active: process.is_active,
   };
 }
@@ -75,6 +87,7 @@ export function createBody(values: ProcessFormValues): ProcessCreate {
     voice_id: values.voice_id,
     is_active: values.is_active,
     publication_time: values.publication_time.trim(),
+    publish_mode: values.publish_mode,
   };
 }
 
@@ -89,6 +102,7 @@ export function updateBody(values: ProcessFormValues, initial: ProcessFormValues
   if (values.language && values.language !== initial.language) body.language = values.language as ProcessLanguage;
   const time = values.publication_time.trim();
   if (time && time !== initial.publication_time) body.publication_time = time;
+  if (values.publish_mode !== initial.publish_mode) body.publish_mode = values.publish_mode;
   if (values.is_active !== initial.is_active) body.is_active = values.is_active;
   return body;
 }

@@ -9,11 +9,11 @@ function menuItems(name = 'Settings sections') {
 }
 
 describe('SettingsPage', () => {
-  it('lists profile, security, YouTube API, ChatGPT API and danger zone for a user', async () => {
+  it('lists profile, security, YouTube API, ChatGPT API, notifications and danger zone for a user', async () => {
     renderSettings(null);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
-    expect(menuItems()).toEqual(['Profile', 'Security', 'YouTube API', 'ChatGPT API', 'Danger zone']);
+    expect(menuItems()).toEqual(['Profile', 'Security', 'YouTube API', 'ChatGPT API', 'Notifications', 'Danger zone']);
     expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -21,7 +21,16 @@ describe('SettingsPage', () => {
     renderSettings(null, { 'GET /proxies/': reply(200, { proxies: [], total: 0 }) }, { user: adminUser });
 
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
-    expect(menuItems()).toEqual(['Profile', 'Security', 'YouTube API', 'Voices', 'Proxies', 'ChatGPT API', 'Danger zone']);
+    expect(menuItems()).toEqual([
+      'Profile',
+      'Security',
+      'YouTube API',
+      'Voices',
+      'Proxies',
+      'ChatGPT API',
+      'Notifications',
+      'Danger zone',
+    ]);
   });
 
   it('keeps the selected panel in the address (?tab=), so a reload opens it again', async () => {
@@ -61,6 +70,7 @@ describe('SettingsPage', () => {
       'Segurança',
       'API do YouTube',
       'API do ChatGPT',
+      'Notificações',
       'Zona de perigo',
     ]);
   });
@@ -73,7 +83,7 @@ describe('SettingsPage', () => {
       const menu = await screen.findByRole('tablist', { name: 'Settings sections' });
       // A tablist is horizontal unless it says otherwise.
       expect(menu).not.toHaveAttribute('aria-orientation');
-      expect(screen.getAllByRole('tab')).toHaveLength(5);
+      expect(screen.getAllByRole('tab')).toHaveLength(6);
     } finally {
       window.innerWidth = width;
     }

@@ -1,6 +1,7 @@
 import ChatOutlined from '@mui/icons-material/SmartToyOutlined';
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import RecordVoiceOverOutlined from '@mui/icons-material/RecordVoiceOverOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
@@ -20,6 +21,7 @@ import { useFeedback } from '../../components/Feedback';
 import type { SettingsBanner } from './banner';
 import { ChatModelPanel } from './chatModel/ChatModelPanel';
 import { DangerZonePanel } from './dangerZone/DangerZonePanel';
+import { NotificationsPanel } from './notifications/NotificationsPanel';
 import { ProfilePanel } from './profile/ProfilePanel';
 import { ProxiesPanel } from './proxies/ProxiesPanel';
 import { MENU_KEY, sectionOf, sectionsFor, type Section } from './sections';
@@ -34,6 +36,7 @@ const ICONS: Record<Section, ReactElement> = {
   voices: <RecordVoiceOverOutlined />,
   proxies: <DnsOutlined />,
   'chat-model': <ChatOutlined />,
+  notifications: <NotificationsOutlined />,
   'danger-zone': <WarningAmberOutlined />,
 };
 
@@ -78,6 +81,9 @@ export default function SettingsPage() {
       break;
     case 'chat-model':
       panel = <ChatModelPanel banner={banner} />;
+      break;
+    case 'notifications':
+      panel = <NotificationsPanel banner={banner} />;
       break;
     case 'security':
       panel = <SecurityPanel banner={banner} />;

@@ -1,8 +1,18 @@
 /**
  * The settings side menu (spec §2): profile, security, video-platform API, then for admins voices
- * and proxies, then chat-model and danger zone. The selected one is `?tab=` in the URL.
+ * and proxies, then chat-model, notifications (docs/engine.md, "Alerts") and danger zone. The
+ * selected one is `?tab=` in the URL.
  */
-export const SECTIONS = ['profile', 'security', 'youtube-api', 'voices', 'proxies', 'chat-model', 'danger-zone'] as const;
+export const SECTIONS = [
+  'profile',
+  'security',
+  'youtube-api',
+  'voices',
+  'proxies',
+  'chat-model',
+  'notifications',
+  'danger-zone',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const ADMIN_ONLY: readonly Section[] = ['voices', 'proxies'];
@@ -15,6 +25,7 @@ export const MENU_KEY = {
   voices: 'voices',
   proxies: 'proxies',
   'chat-model': 'chatModel',
+  notifications: 'notifications',
   'danger-zone': 'dangerZone',
 } as const satisfies Record<Section, string>;
 

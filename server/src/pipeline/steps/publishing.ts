@@ -56,7 +56,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
   const title = ctx.checkpoint.texts!.title;
   // "review first": uploaded private with no publication time; the owner approves or rejects it.
   const review = process.publishMode === 'review';
-  const publishAt = publishAtOf(execution.startedAt, process.publicationTime, timeZone, ctx.now());
+  const publishAt = publishAtOf(execution.startedAt ?? ctx.now(), process.publicationTime, timeZone, ctx.now());
 
   const publication = await services.publications.forExecution({
     userId: ctx.userId,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { VersionedCache } from '../../lib/versionedCache';
+import { VersionedCache, stringBytes } from '../../lib/versionedCache';
 import { requireUser } from '../guards';
 import { executionSchema, startedSchema } from './executionSchemas';
 import {
@@ -76,11 +76,13 @@ export const processSchema = {
 
 const statsSchema = {
   type: 'object',
-  required: ['total', 'active', 'inactive', 'connected_channels'],
+  required: ['total', 'active', 'inactive', 'queued', 'running', 'connected_channels'],
   properties: {
     total: { type: 'integer' },
     active: { type: 'integer' },
     inactive: { type: 'integer' },
+    queued: { type: 'integer' },
+    running: { type: 'integer' },
     connected_channels: { type: 'integer' },
   },
 } as const;
@@ -108,7 +110,7 @@ const bodyProperties = {
 
 export default async function processRoutes(app: FastifyInstance): Promise<void> {
   const { processes, executions } = app.services;
-  const listCache = new VersionedCache<string>();
+  const listCache = new VersionedCache<string>({ maxBytes: app.config.listCacheBytes, sizeOf: stringBytes });
   app.addHook('preHandler', requireUser);
 
   app.get<{ Querystring: { skip: number; limit: number; active_only: boolean } }>(

@@ -2,6 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { chatModelConfigFixture, reply } from '../../../testing';
 import { renderSettings } from '../testing';
 
+// Full screens on a busy 2-core machine: generous time per test.
+jest.setTimeout(90_000);
+
 const notFound = reply(404, { detail: 'No ChatGPT configuration' });
 
 function status() {
@@ -208,5 +211,40 @@ describe('ChatGPT API panel', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(log).toHaveBeenCalled();
     log.mockRestore();
+  });
+
+  it('asks for the key again when the stored one can no longer be read, in Portuguese too', async () => {
+    const unreadable = chatModelConfigFixture({ has_api_key: false, api_key_masked: '', secret_unreadable: true });
+    const { user, server } = renderSettings(
+      'chat-model',
+      {
+        'GET /chatgpt/config': reply(200, unreadable),
+        'PUT /chatgpt/config': reply(200, chatModelConfigFixture()),
+      },
+      { language: 'pt' },
+    );
+
+    const note = await screen.findByRole('note');
+    expect(note).toHaveTextContent(
+      'A chave da API armazenada não pode mais ser lida (o segredo do servidor mudou). Informe a chave novamente e salve.',
+    );
+    const key = screen.getByLabelText(/^Chave da API/);
+    expect(key).toBeRequired();
+    expect(screen.getByText('Digite a chave novamente: a armazenada não pode mais ser lida.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Atualizar' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Testar conexão' })).toBeDisabled();
+
+    await user.type(key, 'sk-again');
+    await user.click(screen.getByRole('button', { name: 'Atualizar' }));
+
+    await waitFor(() => expect(server.calls('PUT /chatgpt/config')).toHaveLength(1));
+    expect(server.calls('PUT /chatgpt/config')[0]!.body).toEqual({ api_key: 'sk-again' });
+  });
+
+  it('says nothing about an unreadable key when the stored one reads fine', async () => {
+    renderSettings('chat-model', { 'GET /chatgpt/config': reply(200, chatModelConfigFixture()) });
+
+    expect(await screen.findByText('Stored key: ••••••••wxyz. Leave blank to keep it.')).toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
@@ -76,6 +77,9 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
   const { t } = useTranslation(['settings', 'common']);
   const locale = useLocale();
   const configured = config !== null;
+  /** The stored key can no longer be read (the server's secret changed): a new one is needed. */
+  const unreadable = config?.secret_unreadable === true;
+  const keyNeeded = !configured || unreadable;
   const [createConfig] = useCreateChatModelConfigMutation();
   const [updateConfig] = useUpdateChatModelConfigMutation();
   const [deleteConfig] = useDeleteChatModelConfigMutation();
@@ -90,16 +94,16 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     formState: { dirtyFields, isSubmitting },
   } = useForm<ChatModelFormValues>({
     resolver: yupResolver(chatModelSchema),
-    context: { configured },
+    context: { configured: !keyNeeded },
     mode: 'onTouched',
     defaultValues: formValuesOf(config),
   });
   const apiKey = useWatch({ control, name: 'api_key' });
   const blankKey = !apiKey?.trim();
   const settingsChanged = Boolean(dirtyFields.base_url || dirtyFields.model);
-  // Without a configuration both need a key; with one, a blank key means "the stored key".
-  const testDisabled = testing || isSubmitting || (!configured && blankKey);
-  const saveDisabled = isSubmitting || testing || (blankKey && (!configured || !settingsChanged));
+  // Without a readable stored key both need a key; with one, a blank key means "the stored key".
+  const testDisabled = testing || isSubmitting || (keyNeeded && blankKey);
+  const saveDisabled = isSubmitting || testing || (blankKey && (keyNeeded || !settingsChanged));
 
   const onSave = async (values: ChatModelFormValues) => {
     banner.clear();
@@ -119,7 +123,7 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     banner.clear();
     const key = getValues('api_key').trim();
     const baseUrl = getValues('base_url').trim();
-    if (!key && !configured) {
+    if (!key && keyNeeded) {
       setError('api_key', { type: 'required', message: 'validation.chatModelKeyRequired' });
       banner.show('error', t('common:validation.chatModelKeyRequired'));
       return;
@@ -158,18 +162,29 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 7fr) minmax(0, 5fr)' } }}>
       <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSave)} sx={{ p: 2.5 }}>
         <Stack spacing={2.5}>
+          {unreadable && (
+            <Alert severity="warning" role="note">
+              {t('chatModel.secretUnreadable')}
+            </Alert>
+          )}
           <PasswordField<ChatModelFormValues>
             name="api_key"
             control={control}
             label={keyLabel}
-            required={!configured}
+            required={keyNeeded}
             autoComplete="new-password"
             placeholder={t('chatModel.keyPlaceholder')}
             toggleLabels={{
               show: t('common:secret.show', { field: keyLabel }),
               hide: t('common:secret.hide', { field: keyLabel }),
             }}
-            helperText={config ? t('chatModel.storedKey', { masked: config.api_key_masked }) : undefined}
+            helperText={
+              unreadable
+                ? t('chatModel.unreadableKeyHint')
+                : config
+                  ? t('chatModel.storedKey', { masked: config.api_key_masked })
+                  : undefined
+            }
             inputProps={{ spellCheck: false }}
           />
           <Accordion

@@ -1,7 +1,8 @@
 /**
  * The chat-model form. The key is required until a configuration exists (spec §5, "Please enter
  * your ChatGPT API Key"); afterwards a blank key keeps the stored one. The context value
- * `configured` says which case applies.
+ * `configured` says which case applies: a stored key that can no longer be read (the server's
+ * secret changed) counts as none.
  */
 import { object, string } from 'yup';
 import type { ChatModelConfig, ChatModelConfigCreate, ChatModelConfigUpdate } from '../../../api';

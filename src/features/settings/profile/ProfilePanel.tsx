@@ -4,20 +4,22 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useMeQuery, useUpdateProfileMutation, type User } from '../../../api';
-import { LoadErrorAlert, TextInput } from '../../../components';
+import { LoadErrorAlert, PasswordField, TextInput } from '../../../components';
 import { ListSkeleton } from '../../../components/Skeletons';
 import { browserTimeZone } from '../../../lib/dates';
 import type { PanelProps, SettingsBanner } from '../banner';
 import { PanelHeader } from '../PanelHeader';
-import { profileSchema, profileValuesOf, type ProfileValues } from './schema';
+import { emailChanged, profileSchema, profileValuesOf, type ProfileValues } from './schema';
 import { TimeZoneInput } from './TimeZoneInput';
 
 /**
  * Settings › Profile: name, email and time zone, saved through PUT /auth/profile. The time zone
- * places publication times ("the day after, at 09:00" happens in it).
+ * places publication times ("the day after, at 09:00" happens in it). A new email asks for the
+ * current password; once saved, the address must be confirmed again (the refetched /auth/me
+ * brings the layout's banner back).
  */
 export function ProfilePanel({ banner }: PanelProps) {
   const { t } = useTranslation('settings');
@@ -58,21 +60,30 @@ function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
     formState: { isSubmitting, isDirty },
   } = useForm<ProfileValues>({
     resolver: yupResolver(profileSchema),
+    context: { currentEmail: user.email },
     mode: 'onTouched',
     defaultValues: profileValuesOf(user),
   });
   const here = browserTimeZone();
+  const email = useWatch({ control, name: 'email' });
+  const askPassword = emailChanged(email, user.email);
+  const passwordLabel = t('profile.currentPassword');
 
   const onSubmit = async (values: ProfileValues) => {
     banner.clear();
+    const changingEmail = emailChanged(values.email, user.email);
     try {
       const saved = await updateProfile({
         name: values.name.trim(),
         email: values.email.trim(),
         time_zone: values.time_zone,
+        ...(changingEmail ? { current_password: values.current_password } : {}),
       }).unwrap();
       reset(profileValuesOf(saved));
-      banner.show('success', t('profile.messages.updated'));
+      banner.show(
+        'success',
+        changingEmail ? t('profile.messages.emailChanged', { email: saved.email }) : t('profile.messages.updated'),
+      );
     } catch (failure) {
       console.error('Failed to update the profile', failure);
       banner.show('error', errorDetail(failure) ?? t('profile.messages.updateFailed'));
@@ -91,6 +102,20 @@ function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
           autoComplete="email"
           required
         />
+        {askPassword && (
+          <PasswordField<ProfileValues>
+            name="current_password"
+            control={control}
+            label={passwordLabel}
+            required
+            autoComplete="current-password"
+            helperText={t('profile.currentPasswordHint')}
+            toggleLabels={{
+              show: t('common:secret.show', { field: passwordLabel }),
+              hide: t('common:secret.hide', { field: passwordLabel }),
+            }}
+          />
+        )}
         <Box>
           <TimeZoneInput control={control} label={t('profile.timeZone')} helperText={t('profile.timeZoneHint')} />
           {user.time_zone !== here && (

@@ -26,10 +26,14 @@ export interface YoutubeApiDialogProps {
   onSaved: () => void;
 }
 
-/** Adds or edits a YouTube API configuration. Secrets are masked, and blank keeps them on edit. */
+/**
+ * Adds or edits a YouTube API configuration. Secrets are masked, and blank keeps them on edit;
+ * a client secret the server can no longer read (its secret changed) must be typed again.
+ */
 export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, onSaved }: YoutubeApiDialogProps) {
   const { t } = useTranslation(['settings', 'common']);
   const editing = config !== undefined;
+  const secretRequired = !editing || !config.has_client_secret;
   const [createConfig] = useCreateYoutubeApiMutation();
   const [updateConfig] = useUpdateYoutubeApiMutation();
   const {
@@ -38,7 +42,10 @@ export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, o
     setError,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<YoutubeApiFormValues>({ resolver: yupResolver(youtubeApiSchema(editing)), defaultValues: formValuesOf(config) });
+  } = useForm<YoutubeApiFormValues>({
+    resolver: yupResolver(youtubeApiSchema(secretRequired)),
+    defaultValues: formValuesOf(config),
+  });
 
   const onSubmit = async (values: YoutubeApiFormValues) => {
     clearErrors(SERVER_ERROR);
@@ -67,6 +74,11 @@ export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, o
       saving={isSubmitting}
     >
       <FormErrorAlert errors={errors} serverOnly />
+      {config?.secret_unreadable && (
+        <Alert severity="warning" role="note" sx={{ mb: 2.5 }}>
+          {t('youtube.form.secretUnreadable')}
+        </Alert>
+      )}
       <Alert severity="info" role="note" sx={{ mb: 2.5, alignItems: 'flex-start' }}>
         {t('youtube.form.hint')}
         {redirectUri && (
@@ -137,11 +149,11 @@ export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, o
           name="client_secret"
           control={control}
           label={t('youtube.form.clientSecret')}
-          required={!editing}
+          required={secretRequired}
           autoComplete="new-password"
           toggleLabels={secretToggle(t('youtube.form.clientSecret'))}
-          placeholder={config?.client_secret_masked}
-          helperText={editing ? keep : undefined}
+          placeholder={config?.client_secret_masked || undefined}
+          helperText={secretRequired ? undefined : keep}
         />
         <PasswordField<YoutubeApiFormValues>
           name="refresh_token"

@@ -6,6 +6,7 @@ import StarOutlineOutlined from '@mui/icons-material/StarOutlineOutlined';
 import ToggleOff from '@mui/icons-material/ToggleOff';
 import ToggleOn from '@mui/icons-material/ToggleOn';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -41,7 +42,9 @@ export interface YoutubeApiItemProps {
 /**
  * One configuration: name, channel id, connected or not (only if enabled and connected), the
  * active badge, when it was last tested; disabled ones are dimmed. Test/Authorize tests the
- * connection when a refresh token is stored, otherwise opens Google's consent window.
+ * connection when a refresh token is stored, otherwise opens Google's consent window. A stored
+ * secret the server can no longer read (its secret changed) is announced, with a way to enter it
+ * again.
  */
 export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDelete }: YoutubeApiItemProps) {
   const { t } = useTranslation(['settings', 'common']);
@@ -132,14 +135,40 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
             {t('youtube.channelId', { id: config.channel_id })}
           </Typography>
           <Typography variant="caption" color="textSecondary">
-            {config.last_tested ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) }) : t('neverTested', { context: 'female' })}
+            {config.last_tested
+              ? t('lastTested', { date: formatDateTime(config.last_tested, { locale }) })
+              : t('neverTested', { context: 'female' })}
           </Typography>
         </Box>
         <StatusChip
           tone={connected ? 'success' : 'error'}
-          label={connected ? t('common:status.connected', { context: 'female' }) : t('common:status.disconnected', { context: 'female' })}
+          label={
+            connected
+              ? t('common:status.connected', { context: 'female' })
+              : t('common:status.disconnected', { context: 'female' })
+          }
         />
       </Box>
+      {config.secret_unreadable && (
+        <Alert
+          severity="warning"
+          role="note"
+          sx={{ mt: 1.5 }}
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => onEdit(config)}
+              aria-label={t('youtube.actions.reenter', { name })}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              {t('youtube.reenter')}
+            </Button>
+          }
+        >
+          {t('youtube.secretUnreadable')}
+        </Alert>
+      )}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 1, mt: 1.5 }}>
         {!config.is_active && (
           <Button

@@ -2,6 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { OAUTH_REDIRECT_URI, reply, youtubeApiFixture, youtubeApiList } from '../../../testing';
 import { isDimmed, renderSettings } from '../testing';
 
+// Full screens on a busy 2-core machine: generous time per test.
+jest.setTimeout(90_000);
+
 const main = youtubeApiFixture();
 const backup = youtubeApiFixture({
   id: 'yt-2',
@@ -345,5 +348,49 @@ describe('YouTube API panel', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao alterar status da configuração');
     expect(server.calls('PUT /youtube-apis/yt-1/toggle')).toHaveLength(1);
     log.mockRestore();
+  });
+
+  describe('a stored secret that can no longer be read', () => {
+    const unreadable = youtubeApiFixture({ has_client_secret: false, client_secret_masked: '', secret_unreadable: true });
+
+    it('is announced on the card, which opens the dialog to enter it again', async () => {
+      const { user, server } = renderPanel({
+        'GET /youtube-apis/': reply(200, youtubeApiList([unreadable, backup])),
+        'PUT /youtube-apis/yt-1': reply(200, youtubeApiFixture()),
+      });
+
+      const card = await screen.findByRole('listitem', { name: 'Main OAuth' });
+      expect(within(card).getByRole('note')).toHaveTextContent(
+        'A stored secret of this configuration can no longer be read (the server’s secret key changed). Enter the client secret again, then authorize again.',
+      );
+      expect(within(screen.getByRole('listitem', { name: 'Backup' })).queryByRole('note')).not.toBeInTheDocument();
+
+      await user.click(within(card).getByRole('button', { name: 'Enter the secrets of Main OAuth again' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Edit the YouTube API configuration' });
+      expect(within(dialog).getByText(/The stored secrets can no longer be read/)).toBeInTheDocument();
+      const secret = within(dialog).getByLabelText(/^OAuth client secret/);
+      expect(secret).toBeRequired();
+
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+      expect(server.calls('PUT /youtube-apis/yt-1')).toHaveLength(0);
+
+      await user.type(secret, 'new-secret');
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.calls('PUT /youtube-apis/yt-1')).toHaveLength(1));
+      expect(server.calls('PUT /youtube-apis/yt-1')[0]!.body).toMatchObject({ client_secret: 'new-secret' });
+    });
+
+    it('speaks Portuguese', async () => {
+      renderPanel({ 'GET /youtube-apis/': reply(200, youtubeApiList([unreadable])) }, { language: 'pt' });
+
+      const card = await screen.findByRole('listitem', { name: 'Main OAuth' });
+      expect(within(card).getByRole('note')).toHaveTextContent(
+        /^Um segredo armazenado desta configuração não pode mais ser lido/,
+      );
+      expect(within(card).getByRole('button', { name: 'Informar novamente os segredos de Main OAuth' })).toHaveTextContent(
+        'Informar novamente',
+      );
+    });
   });
 });

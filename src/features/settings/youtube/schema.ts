@@ -1,7 +1,7 @@
 /**
  * The YouTube API configuration form (spec §5): name, channel id, client id and client secret are
- * required (the secret only when creating: blank keeps the stored one); API key and refresh token
- * are optional.
+ * required (the secret only when creating, or when the stored one can no longer be read: otherwise
+ * blank keeps the stored one); API key and refresh token are optional.
  */
 import { boolean, object, string } from 'yup';
 import type { YoutubeApi, YoutubeApiCreate, YoutubeApiUpdate } from '../../../api';
@@ -19,13 +19,13 @@ export interface YoutubeApiFormValues {
   clear_api_key: boolean;
 }
 
-export function youtubeApiSchema(editing: boolean) {
+export function youtubeApiSchema(secretRequired: boolean) {
   return object({
     name: string().trim().required(required),
     channel_id: string().trim().required(required),
     api_key: string().trim().default(''),
     client_id: string().trim().required(required),
-    client_secret: editing ? string().trim().default('') : string().trim().required(required),
+    client_secret: secretRequired ? string().trim().required(required) : string().trim().default(''),
     refresh_token: string().trim().default(''),
     clear_api_key: boolean().default(false).required(),
   });
