@@ -28,14 +28,12 @@ import { startFakeOpenAI } from '../server/fakes/openai';
 import { openDatabase } from '../server/src/db';
 import { QUEUE_SCHEMA } from '../server/src/queue';
 import { createExecutionRunService } from '../server/src/services/executionRuns';
-import { clusterEnv, freePort, sleep, stamp, startApi, startProgram } from './lib/programs';
+import { BUILTIN_DRAMA, HELENA, apiClient, clusterEnv, freePort, sleep, stamp, startApi, startProgram } from './lib/programs';
 
 const USERS = Number(process.env.USERS ?? 100);
 const PER_USER = Number(process.env.PER_USER ?? 100);
 const CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 1);
 const SMALL_BURST = Math.min(1000, USERS * PER_USER);
-const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
-const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
@@ -128,19 +126,7 @@ async function main(): Promise<void> {
   children.add(api);
   console.log(`${stamp()}  API on ${base}, PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
 
-  const request = async (method: string, url: string, body?: unknown, token?: string) => {
-    const response = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const request = apiClient(base).ok;
 
   // 1. USERS users x PER_USER active processes, through the API.
   const createdAt = performance.now();

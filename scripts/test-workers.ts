@@ -22,14 +22,12 @@ import pg from 'pg';
 import { startFakeGoogle } from '../server/fakes/google';
 import { startFakeOpenAI } from '../server/fakes/openai';
 import { createStoryResponder } from '../server/fakes/storyResponder';
-import { clusterEnv, freePort, sleep, stamp, startApi, startProgram, tail } from './lib/programs';
+import { apiClient, clusterEnv, freePort, readyUser, sleep, stamp, startApi, startProgram, tail } from './lib/programs';
 
 const WORKERS = Number(process.env.WORKERS ?? 3);
 const PROCESSES = Number(process.env.PROCESSES ?? 5);
 const KILLS = Number(process.env.KILLS ?? 12);
 const SETTLE_MS = Number(process.env.SETTLE_SECONDS ?? 420) * 1000;
-const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
-const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 
 const between = (low: number, high: number) => low + Math.random() * (high - low);
 
@@ -42,7 +40,6 @@ async function main(): Promise<void> {
 
   const openai = await startFakeOpenAI({ respond: createStoryResponder() });
   const google = await startFakeGoogle();
-  google.addClient('workers.apps.googleusercontent.com', 'GOCSPX-workers');
   const account = google.addAccount([
     { id: 'UC_workers_test', title: 'Workers', subscriberCount: 0, videoCount: 0, viewCount: 0 },
   ]);
@@ -67,57 +64,19 @@ async function main(): Promise<void> {
   children.add(api);
   console.log(`${stamp()}  API on ${base} (RUN_JOBS=false), PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
 
-  const request = async (method: string, url: string, body?: unknown, token?: string) => {
-    const response = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const client = apiClient(base);
+  const request = client.ok;
 
   // A user with a chat-model key, a channel and an authorized YouTube configuration; PROCESSES processes.
-  const { access_token: token } = await request('POST', '/auth/register', {
-    name: 'Workers',
-    email: 'workers@example.com',
-    password: 'workers-test-123',
-    plan: 'annual',
+  const { token, process: processInput } = await readyUser(client, google, {
+    slug: 'workers',
+    channelId: 'UC_workers_test',
+    accountId: account,
   });
-  await request('POST', '/chatgpt/config', { api_key: 'sk-workers-0123456789abcdef0123' }, token);
-  const channel = await request('POST', '/channels/', { channel_id: 'UC_workers_test', name: 'Workers' }, token);
-  const youtube = await request(
-    'POST',
-    '/youtube-apis/',
-    {
-      name: 'Workers',
-      channel_id: 'UC_workers_test',
-      client_id: 'workers.apps.googleusercontent.com',
-      client_secret: 'GOCSPX-workers',
-      refresh_token: google.issueRefreshToken('workers.apps.googleusercontent.com', account),
-    },
-    token,
-  );
   const processIds: string[] = [];
   for (let i = 1; i <= PROCESSES; i += 1) {
-    const created = await request(
-      'POST',
-      '/processes/',
-      {
-        name: `Worker test ${i}`,
-        channel_id: channel.id,
-        youtube_api_id: youtube.id,
-        prompt_id: BUILTIN_DRAMA,
-        language: 'pt',
-        voice_id: HELENA,
-      },
-      token,
-    );
-    processIds.push(created.id);
+    const created = await request('POST', '/processes/', processInput(`Worker test ${i}`), token);
+    processIds.push(created.id as string);
   }
 
   // The workers, each restarted after every kill.

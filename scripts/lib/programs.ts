@@ -91,3 +91,78 @@ export async function startApi(
     await sleep(250);
   }
 }
+
+/** The built-in prompt and voice a script's processes use. */
+export const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+export const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+
+export interface ApiAnswer {
+  status: number;
+  json: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Calls of the API at `base`: `raw` answers any status, `ok` throws on anything but 2xx. */
+export function apiClient(base: string) {
+  const raw = async (method: string, url: string, body?: unknown, token?: string): Promise<ApiAnswer> => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    return { status: response.status, json: text ? (JSON.parse(text) as ApiAnswer['json']) : {} };
+  };
+  const ok = async (method: string, url: string, body?: unknown, token?: string): Promise<ApiAnswer['json']> => {
+    const answer = await raw(method, url, body, token);
+    if (answer.status >= 300) throw new Error(`${method} ${url}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    return answer.json;
+  };
+  return { raw, ok };
+}
+
+/**
+ * A user ready to run: signed up, a chat-model key, a channel and a YouTube configuration
+ * authorized on the fake Google for it. Answers the token and what a process needs.
+ */
+export async function readyUser(
+  api: ReturnType<typeof apiClient>,
+  google: { addClient(id: string, secret: string): void; issueRefreshToken(clientId: string, accountId: string): string },
+  options: { slug: string; channelId: string; accountId: string },
+): Promise<{ token: string; process: (name: string) => Record<string, unknown> }> {
+  const { slug, channelId, accountId } = options;
+  const clientId = `${slug}.apps.googleusercontent.com`;
+  google.addClient(clientId, `GOCSPX-${slug}`);
+  const { access_token: token } = await api.ok('POST', '/auth/register', {
+    name: slug,
+    email: `${slug}@example.com`,
+    password: `${slug}-test-123`,
+    plan: 'annual',
+  });
+  await api.ok('POST', '/chatgpt/config', { api_key: `sk-${slug}-0123456789abcdef0123` }, token);
+  const channel = await api.ok('POST', '/channels/', { channel_id: channelId, name: slug }, token);
+  const youtube = await api.ok(
+    'POST',
+    '/youtube-apis/',
+    {
+      name: slug,
+      channel_id: channelId,
+      client_id: clientId,
+      client_secret: `GOCSPX-${slug}`,
+      refresh_token: google.issueRefreshToken(clientId, accountId),
+    },
+    token,
+  );
+  const process = (name: string) => ({
+    name,
+    channel_id: channel.id,
+    youtube_api_id: youtube.id,
+    prompt_id: BUILTIN_DRAMA,
+    language: 'pt',
+    voice_id: HELENA,
+  });
+  return { token: token as string, process };
+}

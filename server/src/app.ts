@@ -14,6 +14,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Database } from './db';
+import { isDatabaseUnavailable } from './db/errors';
 import { AppError } from './errors';
 import { languageFrom, translate, type Language } from './messages';
 import { metricsAuthorized } from './lib/metrics';
@@ -289,6 +290,14 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   }
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status < 500) return reply.code(status).send({ detail: error.message });
+  // PostgreSQL is down or restarting: a short 503 the client can retry, not a 500 (docs/engine.md, "Database outages").
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unreachable');
+    return reply
+      .code(503)
+      .header('retry-after', '5')
+      .send({ detail: detail(request, new AppError(503, 'common.databaseUnavailable')) });
+  }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ detail: detail(request, new AppError(500, 'common.internal')) });
 }

@@ -5,6 +5,7 @@ import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
 import { buildApp } from './app';
+import { survivePromiseRejections } from './lib/metrics';
 import { startEngine, type RunningEngine } from './pipeline/worker';
 
 /**
@@ -69,6 +70,8 @@ export async function main(): Promise<void> {
     queue = await startQueue(database, { onError: (error) => console.error('queue error', error) });
     return buildApp({ config, database, queue });
   })();
+
+  survivePromiseRejections(app.log, app.services.metrics.unhandledRejections);
 
   // RUN_JOBS=false: this process only answers the API; `npm run worker` processes run the engine.
   let engine: RunningEngine | undefined;

@@ -7,6 +7,7 @@ import { mailerFor } from './providers/mailer';
 import { startEngine } from './pipeline/worker';
 import { openConfiguredDatabase } from './server';
 import { startWorkerHealth } from './workerHealth';
+import { survivePromiseRejections } from './lib/metrics';
 
 /**
  * `npm run worker`: a process that runs only the engine's jobs (WORKER_CONCURRENCY executions at
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const database = await openConfiguredDatabase(config);
   const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });
   const services = createServices({ db: database.db, config, mailer: mailerFor(config, log), queue });
+  survivePromiseRejections(log, services.metrics.unhandledRejections);
   const running = await startEngine({ services, config, queue, log, exclusive: false });
   const health =
     config.workerHealthPort > 0

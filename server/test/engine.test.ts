@@ -286,6 +286,27 @@ describe('a full run', () => {
     const [publication] = await ctx.database.db.select().from(publications).where(eq(publications.executionId, executionId));
     expect(publication).toMatchObject({ status: 'failed', videoId: null });
     expect(google.uploads).toHaveLength(0);
+    // The history says why in the reader's language, never with YouTube's sentence and its HTML;
+    // the CSV report too, in the language it is downloaded in.
+    const history = (
+      await call(ctx.app, 'GET', '/api/v1/publications/', { token, headers: { 'accept-language': 'pt-BR' } })
+    ).json();
+    const row = history.publications.find((p: { execution_id: string }) => p.execution_id === executionId);
+    expect(row.failure_reason).toMatch(/^A cota diária da API do YouTube acabou/);
+    const english = (await call(ctx.app, 'GET', `/api/v1/publications/${row.id}`, { token })).json();
+    expect(english.failure_reason).toMatch(/^The YouTube API daily quota is used up/);
+    const report = await call(ctx.app, 'GET', '/api/v1/publications/report.csv', {
+      token,
+      headers: { 'accept-language': 'pt-BR' },
+    });
+    expect(report.body).toContain('A cota diária da API do YouTube acabou');
+    for (const text of [
+      JSON.stringify(history),
+      JSON.stringify(english),
+      report.body,
+      JSON.stringify(await execution(executionId)),
+    ])
+      expect(text).not.toMatch(/<a |exceeded your|getting-started/);
 
     // 2 chapters: title, premise, chapter 1, summary, final chapter; and the refused upload.
     const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');

@@ -232,6 +232,9 @@ describe('actions on YouTube', () => {
     const failed = await api('PUT', `/${made.id}/publish-public`);
     expect(failed.statusCode).toBe(502);
     expect(failed.json().detail).toMatch(/^YouTube quota exceeded; nothing was changed/);
+    // The kind of failure, never YouTube's own sentence (with its HTML) on screen.
+    expect(failed.json().detail).toContain('quotaExceeded');
+    expect(failed.json().detail).not.toMatch(/<a |exceeded your/);
     expect((await api('GET', `/${made.id}`)).json()).toMatchObject({ visibility: 'private' });
     const notDeleted = await api('DELETE', `/${made.id}`);
     expect(notDeleted.statusCode).toBe(502);

@@ -69,7 +69,12 @@ export function pgliteExecutor(client: PGlite): SqlExecutor {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // A connection that cannot be made within 5 s fails the query (an API answer is a 503 then, never a hang).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
     pool.on('error', () => undefined); // idle client errors surface on the next query
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     try {

@@ -419,7 +419,12 @@ export const publications = pgTable(
     status: text('status').notNull().default('processing'),
     /** public, unlisted or private. */
     visibility: text('visibility').notNull().default('private'),
-    failureReason: text('failure_reason'),
+    /**
+     * Why the upload failed, as a key of the server's message catalogue and its parameters,
+     * translated when read (the upstream text goes to the server log, never here).
+     */
+    failureKey: text('failure_key'),
+    failureParams: jsonb('failure_params').$type<Record<string, string | number>>(),
     /** The resumable upload session, so an interrupted upload resumes instead of starting over. */
     uploadSession: jsonb('upload_session').$type<Record<string, unknown>>(),
     belowMinViews: boolean('below_min_views').notNull().default(false),

@@ -14,6 +14,7 @@ export interface Metrics {
   providerErrors: Counter<'provider' | 'kind'>;
   youtubeQuotaUnits: Counter<'operation'>;
   queueDepth: Gauge<'queue'>;
+  unhandledRejections: Counter;
 }
 
 export function createMetrics(options: { queueDepth?: () => Promise<Record<string, number>> } = {}): Metrics {
@@ -41,7 +42,7 @@ export function createMetrics(options: { queueDepth?: () => Promise<Record<strin
     }),
     executions: new Counter({
       name: 'storyflow_executions_total',
-      help: 'Runs that ended, by outcome (completed, error, awaiting_review, handed_back, lost)',
+      help: 'Runs that ended, by outcome (completed, error, awaiting_review, handed_back, lost, database_unavailable)',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
@@ -65,7 +66,27 @@ export function createMetrics(options: { queueDepth?: () => Promise<Record<strin
       registers: [registry],
     }),
     queueDepth,
+    unhandledRejections: new Counter({
+      name: 'storyflow_unhandled_rejections_total',
+      help: 'Promises rejected with nobody handling them: logged and counted, never fatal',
+      registers: [registry],
+    }),
   };
+}
+
+/**
+ * Keeps a process alive through a promise nobody handled (a database that went away under a
+ * library's feet): it is logged and counted, never fatal (Node's default would end the process).
+ * An uncaught exception still ends it: the process state is unknown then (docs/engine.md).
+ */
+export function survivePromiseRejections(
+  log: { error(object: object, message: string): void },
+  counter: Pick<Counter, 'inc'> | undefined,
+): void {
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason }, 'a promise was rejected and nobody handled it; the process goes on');
+    counter?.inc();
+  });
 }
 
 /** The provider and kind of a run's failure, by its message key; undefined for failures that are not a provider's. */

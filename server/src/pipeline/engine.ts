@@ -5,6 +5,7 @@ import { providerErrorOf } from '../lib/metrics';
 import type { Config } from '../config';
 import { QUEUE_SCHEMA, type Queue } from '../queue';
 import type { Services } from '../services';
+import { isDatabaseUnavailable } from '../db/errors';
 import { LeaseLost } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
 import type { AlertCause, AlertJob } from '../services/alerts';
@@ -22,6 +23,9 @@ import { STEPS } from './steps';
 export const HEARTBEAT_MS = 2_000;
 /** A running execution not heard of for this long belongs to a dead worker (LEASE_STALE_SECONDS' default). */
 export const STALE_AFTER_MS = 90_000;
+/** How long a run whose database went away waits for it, and how often it checks. */
+export const DATABASE_WAIT_MS = 30 * 60_000;
+export const DATABASE_WAIT_STEP_MS = 2_000;
 /** A run left by dead workers is resumed this many times, then ended in error. */
 export const MAX_RECOVERIES = 2;
 
@@ -187,6 +191,22 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         if (!(await runs.load(executionId))) await executions.storage.remove(executionId);
         return;
       }
+      if (isDatabaseUnavailable(error)) {
+        // PostgreSQL went away (a restart, a failover): the run is not failed for good. It waits for
+        // the database, then is handed back and queued again; whoever takes it goes on from the last
+        // checkpoint, so nothing already paid for (a saved story, an upload) is done twice.
+        log.warn({ executionId, step: PROCESS_STEPS[index] }, 'database unreachable: the run waits for it');
+        services.metrics.executions.inc({ outcome: 'database_unavailable' });
+        if (await waitForDatabase(controller.signal)) {
+          if (await runs.release(lease).catch(() => false)) {
+            await executions.resume(executionId, row.processId).catch((failure: unknown) => {
+              log.warn({ err: failure, executionId }, 'run not queued again: the recovery will');
+            });
+            log.info({ executionId }, 'database back: the run is queued again');
+          }
+        }
+        return;
+      }
       if (error instanceof RunAborted || reason === 'shutdown') {
         // A graceful stop hands the run back without spending a recovery: queued again at once,
         // another worker (or this server's next start) goes on from the checkpoint.
@@ -219,6 +239,19 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       inProgress.delete(executionId);
       await dispatcher?.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Waits until the database answers again (a check every DATABASE_WAIT_STEP_MS), or the run is
+   * stopped, or DATABASE_WAIT_MS passed (the recovery takes the run over then). True once it answers.
+   */
+  async function waitForDatabase(signal: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + DATABASE_WAIT_MS;
+    while (Date.now() < deadline && !(signal.aborted && signal.reason === 'shutdown')) {
+      if ((await services.health()).database === 'ok') return true;
+      await new Promise((resolve) => setTimeout(resolve, DATABASE_WAIT_STEP_MS));
+    }
+    return false;
   }
 
   /** A run that ended well keeps only its video, thumbnail and texts (services/retention.ts). */

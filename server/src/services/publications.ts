@@ -2,7 +2,8 @@ import { and, count, desc, eq, gte, isNotNull, like, or, sql, type SQL } from 'd
 import type { Db } from '../db';
 import { channels, executions, processes, publications } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
-import { translate, type Language } from '../messages';
+import { translate, type Language, type MessageKey, type MessageParams } from '../messages';
+import { describeError } from './errorText';
 import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
 import type { Lease } from './executionRuns';
 import type { Page } from './paging';
@@ -96,7 +97,7 @@ const columns = {
 
 type Row = { publication: typeof publications.$inferSelect; processName: string | null; channelName: string | null };
 
-function toDto({ publication: p, processName, channelName }: Row): PublicationDto {
+function toDto({ publication: p, processName, channelName }: Row, into: Language = 'en'): PublicationDto {
   return {
     id: p.id,
     process_id: p.processId,
@@ -111,7 +112,8 @@ function toDto({ publication: p, processName, channelName }: Row): PublicationDt
     likes: p.likes,
     status: p.status,
     visibility: p.visibility,
-    failure_reason: p.failureReason,
+    // In the reader's language, from the stored key: never the upstream text.
+    failure_reason: describeError(p.failureKey, p.failureParams, null, into),
     below_min_views: p.belowMinViews,
     thumbnail_url: p.videoId ? thumbnailUrl(p.videoId) : null,
     watch_url: p.videoId ? watchUrl(p.videoId) : null,
@@ -165,7 +167,11 @@ export function createPublicationService({
     return and(...conditions)!;
   }
 
-  async function list(userId: string, filters: PublicationFilters): Promise<{ publications: PublicationDto[]; total: number }> {
+  async function list(
+    userId: string,
+    filters: PublicationFilters,
+    into: Language = 'en',
+  ): Promise<{ publications: PublicationDto[]; total: number }> {
     const where = whereOf(userId, filters);
     const rows = await select()
       .where(where)
@@ -173,7 +179,7 @@ export function createPublicationService({
       .offset(filters.skip)
       .limit(filters.limit);
     const [total] = await db.select({ n: count() }).from(publications).where(where);
-    return { publications: rows.map(toDto), total: total?.n ?? 0 };
+    return { publications: rows.map((found) => toDto(found, into)), total: total?.n ?? 0 };
   }
 
   async function row(userId: string, id: string): Promise<Row> {
@@ -182,8 +188,8 @@ export function createPublicationService({
     return found;
   }
 
-  async function get(userId: string, id: string): Promise<PublicationDto> {
-    return toDto(await row(userId, id));
+  async function get(userId: string, id: string, into: Language = 'en'): Promise<PublicationDto> {
+    return toDto(await row(userId, id), into);
   }
 
   async function stats(userId: string) {
@@ -237,7 +243,7 @@ export function createPublicationService({
     return text;
   }
 
-  async function create(userId: string, input: PublicationInput): Promise<PublicationDto> {
+  async function create(userId: string, input: PublicationInput, into: Language = 'en'): Promise<PublicationDto> {
     const videoTitle = title(input.video_title);
     await checkReferences(userId, input);
     const at = now();
@@ -257,10 +263,10 @@ export function createPublicationService({
         updatedAt: at,
       })
       .returning({ id: publications.id });
-    return get(userId, created!.id);
+    return get(userId, created!.id, into);
   }
 
-  async function update(userId: string, id: string, input: PublicationInput): Promise<PublicationDto> {
+  async function update(userId: string, id: string, input: PublicationInput, into: Language = 'en'): Promise<PublicationDto> {
     await row(userId, id);
     const changes: Partial<typeof publications.$inferInsert> = { updatedAt: now() };
     if (input.video_title !== undefined) {
@@ -271,7 +277,7 @@ export function createPublicationService({
     if (input.visibility !== undefined) changes.visibility = input.visibility;
     if (input.published_at !== undefined) changes.publishedAt = input.published_at ? new Date(input.published_at) : null;
     await db.update(publications).set(changes).where(eq(publications.id, id));
-    return get(userId, id);
+    return get(userId, id, into);
   }
 
   /** The credentials for a publication's video: its process's configuration, else its channel's, else the active one. */
@@ -291,10 +297,15 @@ export function createPublicationService({
     return credentials;
   }
 
-  /** A YouTube failure as a 502 (a refused token as 422: the user must authorize again). */
+  /**
+   * A YouTube failure as a 502 (a refused token as 422: the user must authorize again). The answer
+   * names the kind of failure and its HTTP status, never YouTube's own text (the caller logs it).
+   */
   function youtubeFailure(error: unknown): AppError {
     const failure = error as Partial<PublishError>;
-    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+    const reason = [failure.reason ?? failure.kind ?? 'error', failure.status ? `HTTP ${failure.status}` : null]
+      .filter(Boolean)
+      .join(', ');
     if (failure.kind === 'invalid_grant' || failure.kind === 'unauthorized')
       return unprocessable('publications.youtubeRefusedToken');
     if (failure.kind === 'quota' || failure.kind === 'upload_limit')
@@ -312,7 +323,7 @@ export function createPublicationService({
   }
 
   /** videos.update to public on YouTube, then the record. */
-  async function publishPublic(userId: string, id: string): Promise<PublicationDto> {
+  async function publishPublic(userId: string, id: string, into: Language = 'en'): Promise<PublicationDto> {
     const current = await row(userId, id);
     const videoId = current.publication.videoId;
     if (!videoId) throw unprocessable('publications.noVideo');
@@ -329,7 +340,7 @@ export function createPublicationService({
       .update(publications)
       .set({ visibility: 'public', status: 'published', publishedAt: current.publication.publishedAt ?? now(), updatedAt: now() })
       .where(eq(publications.id, id));
-    return get(userId, id);
+    return get(userId, id, into);
   }
 
   /**
@@ -409,7 +420,7 @@ export function createPublicationService({
       'publications.csv.watchUrl',
     ] as const;
     const lines = [header.map((key) => csvField(translate(into, key))).join(',')];
-    for (const dto of rows.map(toDto)) {
+    for (const dto of rows.map((found) => toDto(found, into))) {
       lines.push(
         [
           dto.video_title,
@@ -522,7 +533,7 @@ export function createPublicationService({
               visibility: video.privacyStatus === 'unlisted' || isPublic ? video.privacyStatus : p.visibility,
               status,
               publishedAt,
-              failureReason: failed ? (video.failureReason ?? p.failureReason) : p.failureReason,
+              ...(failed && p.status !== 'failed' ? processingFailure(video.uploadStatus, video.failureReason, p.id) : {}),
               belowMinViews: status === 'published' && old && video.views < (item.minViews ?? 0),
               statsUpdatedAt: at,
               updatedAt: at,
@@ -600,7 +611,8 @@ export function createPublicationService({
         .update(publications)
         .set({
           status: 'processing',
-          failureReason: null,
+          failureKey: null,
+          failureParams: null,
           updatedAt: now(),
           ...(found.videoId ? {} : { publishedAt: input.publishAt }),
         })
@@ -660,11 +672,22 @@ export function createPublicationService({
     return rows.length > 0;
   }
 
-  async function uploadFailed(id: string, reason: string): Promise<void> {
+  /** The upload failed: stored as a message key and its parameters (the upstream text is the caller's to log). */
+  async function uploadFailed(id: string, key: MessageKey, params: MessageParams = {}): Promise<void> {
     await db
       .update(publications)
-      .set({ status: 'failed', failureReason: reason.slice(0, 500), updatedAt: now() })
+      .set({ status: 'failed', failureKey: key, failureParams: params, updatedAt: now() })
       .where(eq(publications.id, id));
+  }
+
+  /** YouTube failed or rejected an uploaded video: its enum reason goes to the log, a key of ours to the row. */
+  function processingFailure(uploadStatus: string | null | undefined, reason: string | null, publicationId: string) {
+    log?.(
+      new Error(`YouTube ${uploadStatus ?? 'failed'} the video: ${reason ?? 'no reason given'}`),
+      `publication ${publicationId}`,
+    );
+    const key: MessageKey = uploadStatus === 'rejected' ? 'publications.failure.rejected' : 'publications.failure.processing';
+    return { failureKey: key, failureParams: {} };
   }
 
   /** Refreshes run in this process (no queue), so closing the app can wait for them. */

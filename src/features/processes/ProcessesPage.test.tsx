@@ -162,6 +162,22 @@ describe('ProcessesPage: the list', () => {
     expect(within(card).getByRole('button', { name: 'Aguardando revisão: revisar o vídeo de Careful one' })).toBeInTheDocument();
   });
 
+  it('follows a queued run until a worker has finished it, without the status dialog open', async () => {
+    const queued = processFixture({ id: 'p-q', name: 'Waiting run', status: 'queued', execution_step: 0, execution_steps: [] });
+    let current = queued;
+    const { server } = renderProcesses({ 'GET /processes/': () => processList(current) });
+    const card = await screen.findByRole('article', { name: 'Waiting run' });
+    expect(within(card).getByText('Queued')).toBeInTheDocument();
+
+    current = { ...queued, status: 'completed', execution_step: null, execution_steps: null };
+    await waitFor(() => expect(within(card).getByText('Completed')).toBeInTheDocument(), { timeout: 15_000 });
+    const fetched = server.calls('GET /processes/').length;
+    expect(fetched).toBeGreaterThanOrEqual(2);
+    // Nothing under way any more: no more polling.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(server.calls('GET /processes/')).toHaveLength(fetched);
+  }, 60_000);
+
   it('says what a process lacks to run', async () => {
     renderProcesses({ 'GET /processes/': processList(lacking) });
 

@@ -55,7 +55,8 @@ export default function ProcessesPage() {
 
   // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
   const processes = isError ? [] : (data?.processes ?? []);
-  const anyRunning = processes.some((process) => process.status === 'running');
+  // A run under way (waiting in the queue or running) changes the list: it is fetched again meanwhile.
+  const anyRunning = processes.some((process) => process.status === 'running' || process.status === 'queued');
   useEffect(() => setPolling(anyRunning), [anyRunning]);
 
   // Dialogs follow the process in the list (fresh status, steps, latest execution).

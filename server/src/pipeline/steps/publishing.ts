@@ -39,7 +39,9 @@ function failureOf(error: unknown): StepFailure {
     if (error.kind === 'invalid_grant' || error.kind === 'unauthorized')
       return new StepFailure('pipeline.youtubeRevoked', {}, message);
   }
-  return new StepFailure('pipeline.uploadFailed', { reason: message }, message);
+  if (error instanceof PublishError && error.status)
+    return new StepFailure('pipeline.uploadFailedStatus', { status: error.status }, message);
+  return new StepFailure('pipeline.uploadFailed', {}, message);
 }
 
 /**
@@ -119,7 +121,9 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
   } catch (error) {
     if (ctx.signal.aborted || error instanceof LeaseLost) throw error;
     const failure = failureOf(error);
-    await services.publications.uploadFailed(publication.id, failure.message);
+    // YouTube's own words go to the log, with the publication; the row and the run keep our key.
+    ctx.log.warn({ publicationId: publication.id, executionId: execution.id, reason: failure.message }, 'upload failed');
+    await services.publications.uploadFailed(publication.id, failure.key, failure.params);
     throw failure;
   }
 

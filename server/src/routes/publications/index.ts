@@ -113,7 +113,7 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
         response: { 200: listResponse('publications', publicationSchema), ...errorResponses },
       },
     },
-    async (request) => publications.list(request.user.id, request.query),
+    async (request) => publications.list(request.user.id, request.query, request.language),
   );
 
   app.get('/stats', { schema: { response: { 200: statsSchema, ...errorResponses } } }, async (request) =>
@@ -158,7 +158,7 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
   app.get<{ Params: IdParams }>(
     '/:id',
     { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses } } },
-    async (request) => publications.get(request.user.id, request.params.id),
+    async (request) => publications.get(request.user.id, request.params.id, request.language),
   );
 
   app.post<{ Body: PublicationInput }>(
@@ -169,7 +169,7 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
         response: { 201: publicationSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.code(201).send(await publications.create(request.user.id, request.body)),
+    async (request, reply) => reply.code(201).send(await publications.create(request.user.id, request.body, request.language)),
   );
 
   app.put<{ Params: IdParams; Body: PublicationInput }>(
@@ -190,13 +190,13 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
         response: { 200: publicationSchema, ...errorResponses },
       },
     },
-    async (request) => publications.update(request.user.id, request.params.id, request.body),
+    async (request) => publications.update(request.user.id, request.params.id, request.body, request.language),
   );
 
   app.put<{ Params: IdParams }>(
     '/:id/publish-public',
     { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses, 502: detailSchema } } },
-    async (request) => publications.publishPublic(request.user.id, request.params.id),
+    async (request) => publications.publishPublic(request.user.id, request.params.id, request.language),
   );
 
   app.delete<{ Params: IdParams; Querystring: { keep_video?: boolean } }>(
