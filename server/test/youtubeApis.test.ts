@@ -133,6 +133,22 @@ describe('configurations', () => {
     expect((await call(ctx.app, 'GET', `${base}/?enabled_only=true`, { token: user.token })).json().youtube_apis).toHaveLength(1);
   });
 
+  test('a run uses only its own configuration while enabled, never another one in its place', async () => {
+    const active = (await create(body({ refresh_token: '1//refresh-active' }), user.token)).json();
+    const chosen = (await create(body({ refresh_token: '1//refresh-chosen' }), user.token)).json();
+    expect(active.is_active).toBe(true);
+    const { credentialsFor } = ctx.app.services.youtubeApis;
+    const { id: userId } = (await call(ctx.app, 'GET', '/api/v1/auth/me', { token: user.token })).json();
+    expect((await credentialsFor(userId, { youtubeApiId: chosen.id, exact: true }))?.youtubeApiId).toBe(chosen.id);
+
+    // Switched off: nothing for a run (it would upload to another channel); managing videos may still fall back.
+    await call(ctx.app, 'PUT', `${base}/${chosen.id}/toggle`, { token: user.token });
+    expect(await credentialsFor(userId, { youtubeApiId: chosen.id, exact: true })).toBeUndefined();
+    expect((await credentialsFor(userId, { youtubeApiId: null }))?.youtubeApiId).toBe(active.id);
+    // Deleted (the process's reference is cleared): nothing either.
+    expect(await credentialsFor(userId, { youtubeApiId: null, exact: true })).toBeUndefined();
+  });
+
   test('another user’s configuration answers 404 everywhere', async () => {
     const created = (await create(body(), user.token)).json();
     for (const [method, url] of [

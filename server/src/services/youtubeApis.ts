@@ -422,15 +422,22 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
    * user's configuration for the platform channel, else the user's active one. Undefined when none
    * is authorized (no refresh token) or its secrets cannot be read.
    */
+  /**
+   * The OAuth credentials to call YouTube with. `exact` (a run's upload): only the named
+   * configuration, and only while enabled — a switched-off or deleted one is never replaced by
+   * another, which could upload to another channel. Otherwise (managing videos already on YouTube)
+   * the named one, else one for the channel, else the active one.
+   */
   async function credentialsFor(
     userId: string,
-    choice: { youtubeApiId?: string | null; platformChannelId?: string | null },
+    choice: { youtubeApiId?: string | null; platformChannelId?: string | null; exact?: boolean },
   ): Promise<{ clientId: string; clientSecret: string; refreshToken: string; youtubeApiId: string } | undefined> {
     const rows = await db.select().from(youtubeApis).where(eq(youtubeApis.userId, userId));
-    const row =
-      rows.find((r) => r.id === choice.youtubeApiId) ??
-      rows.find((r) => choice.platformChannelId && r.channelId === choice.platformChannelId && r.refreshTokenEnc) ??
-      rows.find((r) => r.isActive && r.refreshTokenEnc);
+    const row = choice.exact
+      ? rows.find((r) => r.id === choice.youtubeApiId && r.isEnabled)
+      : (rows.find((r) => r.id === choice.youtubeApiId) ??
+        rows.find((r) => choice.platformChannelId && r.channelId === choice.platformChannelId && r.refreshTokenEnc) ??
+        rows.find((r) => r.isActive && r.refreshTokenEnc));
     if (!row?.refreshTokenEnc) return undefined;
     try {
       return {

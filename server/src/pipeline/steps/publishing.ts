@@ -52,8 +52,15 @@ function failureOf(error: unknown): StepFailure {
  */
 export async function publishingVideo(ctx: StepContext): Promise<void> {
   const { services, process, execution } = ctx;
-  const credentials = await services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: process.youtubeApiId });
-  if (!credentials) throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
+  const credentials = await services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: process.youtubeApiId, exact: true });
+  if (!credentials) {
+    // Switched off or deleted during the run: said so, and never replaced by another configuration.
+    const { needs, language } = await services.processes.get(ctx.userId, process.id);
+    const missing = needs.filter((need) => need === 'youtube_api' || need === 'youtube_api_disabled');
+    if (missing.length > 0)
+      throw new StepFailure('pipeline.needs', { needs: missing.join(','), language }, `the process needs: ${missing.join(', ')}`);
+    throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
+  }
   const timeZone = await services.runs.timeZoneOf(ctx.userId);
   const title = ctx.checkpoint.texts!.title;
   // "review first": uploaded private with no publication time; the owner approves or rejects it.

@@ -21,7 +21,7 @@ export async function starting(ctx: StepContext): Promise<void> {
     throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
   }
   // Publishing needs the configuration's authorization: without it the story would be paid for and never uploaded.
-  if (!(await ctx.services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: ctx.process.youtubeApiId }))) {
+  if (!(await ctx.services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: ctx.process.youtubeApiId, exact: true }))) {
     throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
   }
   const voice = process.voice_id ? await ctx.services.runs.voice(process.voice_id) : undefined;
