@@ -247,10 +247,33 @@ function runChanged(executionId: string, processId: string) {
   ];
 }
 
+/** Whether a process's status means a run is under way (waiting in the queue or running). */
+const underWay = (status: string) => status === 'queued' || status === 'running';
+
+/**
+ * Runs that a list (or a process) fetched again shows finished: they changed the history, the
+ * counters and the executions, which are fetched again too (the history and the dashboard update
+ * without the execution dialog open).
+ */
+function runsFinished(before: readonly Process[], after: readonly Process[]): boolean {
+  const now = new Map(after.map((process) => [process.id, process.status]));
+  return before.some((process) => underWay(process.status) && now.has(process.id) && !underWay(now.get(process.id)!));
+}
+
+const AFTER_A_RUN = [
+  { type: 'Publication', id: 'LIST' },
+  { type: 'Execution', id: 'LIST' },
+  'Stats',
+  { type: 'Stats', id: 'PUBLICATIONS' },
+] as const;
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
   tagTypes: TAG_TYPES,
+  // Lists are fetched again when the user comes back to the tab or the network comes back.
+  refetchOnFocus: true,
+  refetchOnReconnect: true,
   endpoints: (builder) => ({
     // ---- auth ---------------------------------------------------------------------------
     login: builder.mutation<AuthResult, LoginRequest>({
@@ -576,10 +599,20 @@ export const api = createApi({
     getProcesses: builder.query<ProcessList, ProcessListArgs | void>({
       query: (args) => ({ url: '/processes/', params: paged({ active_only: false, ...(args ?? {}) }) }),
       providesTags: (result) => listTags('Process', result?.processes),
+      async onQueryStarted(_args, { dispatch, getCacheEntry, queryFulfilled }) {
+        const before = getCacheEntry().data?.processes ?? [];
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data && runsFinished(before, data.processes)) dispatch(api.util.invalidateTags([...AFTER_A_RUN]));
+      },
     }),
     getProcess: builder.query<Process, string>({
       query: (id) => `/processes/${encodeURIComponent(id)}`,
       providesTags: (_result, _error, id) => [{ type: 'Process', id }],
+      async onQueryStarted(_id, { dispatch, getCacheEntry, queryFulfilled }) {
+        const before = getCacheEntry().data;
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data && before && runsFinished([before], [data])) dispatch(api.util.invalidateTags([...AFTER_A_RUN]));
+      },
     }),
     /** total, active, inactive and connected channels (the dashboard's cards). */
     getProcessStats: builder.query<ProcessStats, void>({

@@ -85,7 +85,13 @@ describe('processes endpoints', () => {
     expect(api.endpoints.getProcesses.select()(store.getState()).data?.processes[0]).toMatchObject(running);
     expect(EXECUTION_STEP_KEYS).toHaveLength(7);
 
-    answer.resolve(reply(202, { execution_id: 'ex-1', process: { ...process, ...running, latest_execution_id: 'ex-1' } }));
+    // The server now answers the process queued (its run has not ended: nothing else is fetched).
+    const queued = { ...process, ...running, latest_execution_id: 'ex-1' };
+    server.on({
+      'GET /processes/': reply(200, { processes: [queued], total: 1 }),
+      'GET /processes/p-1': reply(200, queued),
+    });
+    answer.resolve(reply(202, { execution_id: 'ex-1', process: queued }));
     await started;
     expect(api.endpoints.getProcess.select('p-1')(store.getState()).data?.latest_execution_id).toBe('ex-1');
     await requested(server, 'GET /processes/', 2);

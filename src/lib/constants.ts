@@ -188,3 +188,5 @@ export type VoiceGender = (typeof VOICE_GENDERS)[number];
 /** Channels. */
 export const DEFAULT_MIN_VIEWS = 0;
 
+/** How often a list showing a run under way (queued or running) is fetched again, while the tab is visible. */
+export const RUNS_POLL_MS = 5000;

@@ -284,4 +284,24 @@ describe('DashboardPage', () => {
     expect(await screen.findByText('Story number 5')).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Runs under way' })).not.toBeInTheDocument();
   });
+
+  it('follows a run under way without the execution dialog: when it ends, the counters and publications refresh', async () => {
+    let under = true;
+    const waiting = processOf({ id: 'p-7', name: 'Busy tale', status: 'running', execution_step: 2, execution_steps: [] });
+    const { server } = renderDashboard({
+      'GET /processes/stats': () => reply(200, { ...stats, running: under ? 1 : 0 }),
+      'GET /processes/': () =>
+        reply(200, { processes: [under ? waiting : { ...waiting, status: 'completed', execution_step: null }], total: 1 }),
+      'GET /publications/': reply(200, { publications, total: 5 }),
+    });
+    const runs = await screen.findByRole('status', { name: 'Runs under way' });
+    expect(runs).toHaveTextContent('1 running');
+    const publicationsBefore = server.calls('GET /publications/').length;
+
+    under = false;
+    const rows = () => within(screen.getByRole('list', { name: 'Recent processes' })).getAllByRole('listitem');
+    await waitFor(() => expect(rows()[0]).toHaveTextContent('Completed'), { timeout: 15_000 });
+    await waitFor(() => expect(server.calls('GET /publications/').length).toBeGreaterThan(publicationsBefore));
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Runs under way' })).not.toBeInTheDocument());
+  }, 60_000);
 });

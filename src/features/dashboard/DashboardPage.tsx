@@ -11,7 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import {
@@ -27,7 +27,7 @@ import {
 import { EmptyState, LoadErrorAlert, PageHeader, useLocale } from '../../components';
 import { LanguageLabel } from '../../components/LanguageFlag';
 import { StatusChip, type StatusTone } from '../../components/StatusChip';
-import { DASHBOARD_RECENT_PROCESSES, DASHBOARD_RECENT_PUBLICATIONS } from '../../lib/constants';
+import { DASHBOARD_RECENT_PROCESSES, DASHBOARD_RECENT_PUBLICATIONS, RUNS_POLL_MS } from '../../lib/constants';
 import { formatDate } from '../../lib/dates';
 import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
 
@@ -55,8 +55,15 @@ function useLogFailure(what: string, isError: boolean, error: unknown) {
 function StatCards() {
   const { t } = useTranslation('dashboard');
   const locale = useLocale();
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessStatsQuery();
+  const [polling, setPolling] = useState(false);
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessStatsQuery(undefined, {
+    pollingInterval: polling ? RUNS_POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   useLogFailure('process stats', isError, error);
+  // Runs under way move between queued and running: the counters follow them meanwhile.
+  const underWay = !isError && ((data?.queued ?? 0) > 0 || (data?.running ?? 0) > 0);
+  useEffect(() => setPolling(underWay), [underWay]);
   const cards: [string, number | undefined][] = [
     [t('stats.total'), data?.total],
     [t('stats.active'), data?.active],
@@ -205,9 +212,17 @@ function ProcessRow({ process }: { process: Process }) {
 
 function RecentProcesses() {
   const { t } = useTranslation('dashboard');
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery({ limit: DASHBOARD_RECENT_PROCESSES });
+  // Followed while one of them has a run under way (and the tab is visible): a finished run then
+  // refreshes the counters and the publications too (the api slice sees it end).
+  const [polling, setPolling] = useState(false);
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(
+    { limit: DASHBOARD_RECENT_PROCESSES },
+    { pollingInterval: polling ? RUNS_POLL_MS : 0, skipPollingIfUnfocused: true },
+  );
   useLogFailure('recent processes', isError, error);
   const processes = isError ? [] : (data?.processes ?? []).slice(0, DASHBOARD_RECENT_PROCESSES);
+  const anyUnderWay = processes.some((process) => process.status === 'queued' || process.status === 'running');
+  useEffect(() => setPolling(anyUnderWay), [anyUnderWay]);
   let content;
   if (isLoading) content = <RowsSkeleton rows={DASHBOARD_RECENT_PROCESSES} />;
   else if (isError)

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RUNS_POLL_MS } from '../../lib/constants';
 import {
   errorDetail,
   errorMessage,
@@ -24,7 +25,6 @@ import { ProcessCard, type ProcessAction } from './ProcessCard';
 import { ProcessDialog } from './ProcessDialog';
 
 /** While a process runs, the list is fetched again this often, so its badge follows the run. */
-export const RUNNING_LIST_POLL_MS = 5000;
 
 type Dialog =
   { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'channel'; id: string } | { kind: 'execution'; id: string } | null;
@@ -37,7 +37,8 @@ export default function ProcessesPage() {
   const { t } = useTranslation(['processes', 'common']);
   const [polling, setPolling] = useState(false);
   const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(undefined, {
-    pollingInterval: polling ? RUNNING_LIST_POLL_MS : 0,
+    pollingInterval: polling ? RUNS_POLL_MS : 0,
+    skipPollingIfUnfocused: true,
   });
   const [executeProcess] = useExecuteProcessMutation();
   const [toggleProcess] = useToggleProcessMutation();
