@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import selfsigned from 'selfsigned';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { SecretBox } from '../src/lib/secrets';
@@ -516,12 +515,25 @@ describe('checkProxy', () => {
   });
 
   describe('TLS (self-signed certificate for localhost)', () => {
-    // A self-signed certificate for localhost and 127.0.0.1 (valid until 2125), made once with openssl
-    // and committed as a test fixture, so the test needs no tool on the machine. Its key secures nothing.
-    const tlsOptions = {
-      key: fs.readFileSync(path.join(__dirname, 'fixtures', 'localhost-key.pem'), 'utf8'),
-      cert: fs.readFileSync(path.join(__dirname, 'fixtures', 'localhost-cert.pem'), 'utf8'),
-    };
+    // A self-signed certificate for localhost and 127.0.0.1, made for this run (no key is kept in the
+    // repository, and no tool on the machine is needed).
+    const tlsOptions = { key: '', cert: '' };
+    beforeAll(async () => {
+      const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+        keySize: 2048,
+        extensions: [
+          {
+            name: 'subjectAltName',
+            altNames: [
+              { type: 2, value: 'localhost' },
+              { type: 7, ip: '127.0.0.1' },
+            ],
+          },
+        ],
+      });
+      tlsOptions.key = pems.private;
+      tlsOptions.cert = pems.cert;
+    }, 60_000);
 
     test('an https:// proxy and an https target through the tunnel', async () => {
       const tlsProxy = await startHttpProxy({ username: HTTP_USER, password: HTTP_PASSWORD, tlsOptions });
