@@ -247,8 +247,8 @@ function runChanged(executionId: string, processId: string) {
   ];
 }
 
-/** Whether a process's status means a run is under way (waiting in the queue or running). */
-const underWay = (status: string) => status === 'queued' || status === 'running';
+/** Whether a process's or an execution's status means a run is under way (waiting in the queue or running). */
+export const isRunUnderWay = (status: string): boolean => status === 'queued' || status === 'running';
 
 /**
  * Runs that a list (or a process) fetched again shows finished: they changed the history, the
@@ -257,7 +257,7 @@ const underWay = (status: string) => status === 'queued' || status === 'running'
  */
 function runsFinished(before: readonly Process[], after: readonly Process[]): boolean {
   const now = new Map(after.map((process) => [process.id, process.status]));
-  return before.some((process) => underWay(process.status) && now.has(process.id) && !underWay(now.get(process.id)!));
+  return before.some((process) => isRunUnderWay(process.status) && now.has(process.id) && !isRunUnderWay(now.get(process.id)!));
 }
 
 const AFTER_A_RUN = [

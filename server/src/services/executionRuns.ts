@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { apiCalls, executions, processes, promptLanguages, prompts, storyTitles, users, voices } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import type { StoredError } from './executions';
+import { ACTIVE_EXECUTION_STATUSES, isActiveStatus, type StoredError } from './executions';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from './processes';
 
 /**
@@ -63,9 +63,6 @@ const QUEUE_NAME = 'execution-run';
 /** How many due processes one claiming statement takes (the scheduler loops until fewer come back). */
 export const CLAIM_BATCH = 1000;
 
-/** Process statuses that mean a run is under way: a due slot is skipped rather than queued twice. */
-const ACTIVE_PROCESS_STATUSES = new Set(['running', 'queued']);
-
 /** The rows of a raw statement, from node-postgres (`{ rows }`) or PGlite (`{ rows }` as well) or an array. */
 function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
@@ -105,7 +102,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
       .where(
         and(
           eq(executions.id, executionId),
-          inArray(executions.status, ['queued', 'running']),
+          inArray(executions.status, [...ACTIVE_EXECUTION_STATUSES]),
           jobId ? or(isNull(executions.jobId), eq(executions.jobId, jobId)) : undefined,
           or(
             isNull(executions.leaseOwner),
@@ -234,7 +231,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
           finishedAt: at,
           leaseOwner: null,
         })
-        .where(lease ? held(lease) : and(eq(executions.id, row.id), inArray(executions.status, ['queued', 'running'])))
+        .where(lease ? held(lease) : and(eq(executions.id, row.id), inArray(executions.status, [...ACTIVE_EXECUTION_STATUSES])))
         .returning({ id: executions.id });
       if (updated.length === 0) return;
       await tx
@@ -357,7 +354,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
           )
           .returning({ id: processes.id, status: processes.status });
       });
-      for (const row of rows) claimed.push({ processId: row.id, running: ACTIVE_PROCESS_STATUSES.has(row.status) });
+      for (const row of rows) claimed.push({ processId: row.id, running: isActiveStatus(row.status) });
       if (rows.length < CLAIM_BATCH) return claimed;
     }
   }
@@ -426,7 +423,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
       .where(
         and(
           eq(executions.processId, processId),
-          inArray(executions.status, ['queued', 'running']),
+          inArray(executions.status, [...ACTIVE_EXECUTION_STATUSES]),
           ne(executions.id, executionId),
         ),
       )

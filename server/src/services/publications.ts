@@ -322,20 +322,33 @@ export function createPublicationService({
     return quota.record(userId, operation, options);
   }
 
-  /** videos.update to public on YouTube, then the record. */
-  async function publishPublic(userId: string, id: string, into: Language = 'en'): Promise<PublicationDto> {
+  /**
+   * One videos.update of the publication's video on YouTube (counted against the quota, a refusal
+   * as youtubeFailure's answer); answers the row it read. Nothing of ours changes before it succeeds.
+   */
+  async function updateVideo(
+    userId: string,
+    id: string,
+    update: (credentials: Awaited<ReturnType<typeof credentialsOf>>, videoId: string) => Promise<unknown>,
+  ): Promise<Row> {
     const current = await row(userId, id);
     const videoId = current.publication.videoId;
     if (!videoId) throw unprocessable('publications.noVideo');
     const credentials = await credentialsOf(userId, current);
     try {
-      await publisher.setPublic({ credentials, videoId });
+      await update(credentials, videoId);
     } catch (error) {
       log?.(error, 'videos.update failed');
       throw youtubeFailure(error);
     } finally {
       await recordYoutubeCall(userId, 'videos.update', { youtubeApiId: credentials.youtubeApiId });
     }
+    return current;
+  }
+
+  /** videos.update to public on YouTube, then the record. */
+  async function publishPublic(userId: string, id: string, into: Language = 'en'): Promise<PublicationDto> {
+    const current = await updateVideo(userId, id, (credentials, videoId) => publisher.setPublic({ credentials, videoId }));
     await db
       .update(publications)
       .set({ visibility: 'public', status: 'published', publishedAt: current.publication.publishedAt ?? now(), updatedAt: now() })
@@ -348,18 +361,7 @@ export function createPublicationService({
    * YouTube publishes it; the record waits for that time as any scheduled video.
    */
   async function schedule(userId: string, id: string, publishAt: Date): Promise<PublicationDto> {
-    const current = await row(userId, id);
-    const videoId = current.publication.videoId;
-    if (!videoId) throw unprocessable('publications.noVideo');
-    const credentials = await credentialsOf(userId, current);
-    try {
-      await publisher.schedule({ credentials, videoId, publishAt });
-    } catch (error) {
-      log?.(error, 'videos.update failed');
-      throw youtubeFailure(error);
-    } finally {
-      await recordYoutubeCall(userId, 'videos.update', { youtubeApiId: credentials.youtubeApiId });
-    }
+    await updateVideo(userId, id, (credentials, videoId) => publisher.schedule({ credentials, videoId, publishAt }));
     await db
       .update(publications)
       .set({ status: 'processing', visibility: 'private', publishedAt: publishAt, updatedAt: now() })

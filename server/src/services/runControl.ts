@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { executions, processes } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { Language } from '../messages';
-import type { ExecutionService } from './executions';
+import { ACTIVE_EXECUTION_STATUSES, isActiveStatus, type ExecutionService } from './executions';
 import type { ExecutionRunService } from './executionRuns';
 import type { PublicationService } from './publications';
 import { publishAtOf } from './publishTime';
@@ -66,7 +66,7 @@ export function createRunControl({ db, now, executions: executionService, runs, 
       await tx
         .update(processes)
         .set({
-          status: processStatus === 'running' || processStatus === 'queued' ? 'idle' : processStatus,
+          status: isActiveStatus(processStatus) ? 'idle' : processStatus,
           executionStep: null,
           executionSteps: null,
           updatedAt: now(),
@@ -89,7 +89,7 @@ export function createRunControl({ db, now, executions: executionService, runs, 
 
   async function cancel(userId: string, id: string, into: Language) {
     const row = await ownRow(userId, id);
-    if (!(await end(row, ['queued', 'running'], 'cancelled'))) throw conflict('executions.notRunning');
+    if (!(await end(row, [...ACTIVE_EXECUTION_STATUSES], 'cancelled'))) throw conflict('executions.notRunning');
     await discardVideo(userId, id);
     return executionService.get(userId, id, into);
   }

@@ -15,6 +15,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import {
+  isRunUnderWay,
   errorDetail,
   useGetProcessesQuery,
   useGetProcessStatsQuery,
@@ -221,7 +222,7 @@ function RecentProcesses() {
   );
   useLogFailure('recent processes', isError, error);
   const processes = isError ? [] : (data?.processes ?? []).slice(0, DASHBOARD_RECENT_PROCESSES);
-  const anyUnderWay = processes.some((process) => process.status === 'queued' || process.status === 'running');
+  const anyUnderWay = processes.some((process) => isRunUnderWay(process.status));
   useEffect(() => setPolling(anyUnderWay), [anyUnderWay]);
   let content;
   if (isLoading) content = <RowsSkeleton rows={DASHBOARD_RECENT_PROCESSES} />;

@@ -23,6 +23,7 @@ import { styled } from '@mui/material/styles';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  isRunUnderWay,
   errorDetail,
   useApproveExecutionMutation,
   useCancelExecutionMutation,
@@ -84,7 +85,7 @@ function viewOfProcess(process: Process): RunView | null {
 function viewOfExecution(execution: Execution): RunView {
   const steps = execution.steps.map((step) => ({ key: step.key, status: step.status, durationMs: step.duration_ms }));
   const remaining = steps.filter((step) => step.status !== 'done').length;
-  const running = execution.status === 'running' || execution.status === 'queued';
+  const running = isRunUnderWay(execution.status);
   return {
     status: execution.status,
     steps,
@@ -176,7 +177,7 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
   const locale = useLocale();
   const approveHintId = useId();
   const executionId = process.latest_execution_id;
-  const [polling, setPolling] = useState(process.status === 'running' || process.status === 'queued');
+  const [polling, setPolling] = useState(isRunUnderWay(process.status));
   const {
     currentData: execution,
     error,
@@ -185,8 +186,7 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
   // The execution of this dialog is the process's latest one; an older answer does not count.
   const current = execution && execution.id === executionId ? execution : undefined;
   // Under way: waiting in the queue or held by a worker (both can be cancelled, both are polled).
-  const underWay = (status: string) => status === 'running' || status === 'queued';
-  const running = current ? underWay(current.status) : underWay(process.status);
+  const running = isRunUnderWay(current ? current.status : process.status);
   useEffect(() => setPolling(running), [running]);
 
   const [retryExecution, { isLoading: retrying }] = useRetryExecutionMutation();

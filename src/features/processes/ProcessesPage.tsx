@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RUNS_POLL_MS } from '../../lib/constants';
 import {
+  isRunUnderWay,
   errorDetail,
   errorMessage,
   useDeleteProcessMutation,
@@ -57,7 +58,7 @@ export default function ProcessesPage() {
   // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
   const processes = isError ? [] : (data?.processes ?? []);
   // A run under way (waiting in the queue or running) changes the list: it is fetched again meanwhile.
-  const anyRunning = processes.some((process) => process.status === 'running' || process.status === 'queued');
+  const anyRunning = processes.some((process) => isRunUnderWay(process.status));
   useEffect(() => setPolling(anyRunning), [anyRunning]);
 
   // Dialogs follow the process in the list (fresh status, steps, latest execution).
