@@ -153,6 +153,11 @@ export interface FakeGoogle {
    * rateLimitExceeded 403, backendError 503. `count` 0 clears it.
    */
   failNextApiCalls(count: number, reason?: FakeApiFailure): void;
+  /**
+   * The next `count` requests to paths under `path` (e.g. /token, /youtube/v3/) answer `status` with this
+   * HTML page, as a gateway in front of Google would. `count` 0 clears it.
+   */
+  answerPageNext(path: string, count: number, status: number, html: string): void;
   /** The next upload PUT carrying bytes reads at most `bytes` of them, keeps them, and drops the connection. */
   breakUploadAfter(bytes: number): void;
   /**
@@ -369,6 +374,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   let breakAfter: number | null = null;
   let holdAfter: number | null = null;
   let chunkFailures = 0;
+  let page: { path: string; count: number; status: number; html: string } | undefined;
   let now: () => Date = () => new Date();
   let url = '';
   if (options.lenient) {
@@ -971,6 +977,12 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     }
 
     const raw = req.method === 'POST' || req.method === 'PUT' ? await readBody(req) : Buffer.alloc(0);
+    if (page && page.count > 0 && address.pathname.startsWith(page.path)) {
+      page.count -= 1;
+      res.writeHead(page.status, { 'content-type': 'text/html; charset=UTF-8', 'content-length': Buffer.byteLength(page.html) });
+      res.end(page.html);
+      return;
+    }
     const contentType = String(req.headers['content-type'] ?? '');
     const isJson = contentType.includes('application/json');
     const isBinary = address.pathname === THUMBNAIL_PATH;
@@ -1132,6 +1144,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     },
     revoke: (refreshToken) => void refreshTokens.delete(refreshToken),
     failNextApiCalls: (count, reason = 'quotaExceeded') => void (failures = { count, reason }),
+    answerPageNext: (path, count, status, html) => void (page = { path, count, status, html }),
     breakUploadAfter: (bytes) => void (breakAfter = Math.max(0, Math.floor(bytes))),
     holdUploadAfter: (bytes) => void (holdAfter = Math.max(0, Math.floor(bytes))),
     failNextUploadChunks: (count) => void (chunkFailures = count),

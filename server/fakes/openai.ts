@@ -74,6 +74,13 @@ export interface FakeFailureOptions {
    * error instead of a rate limit.
    */
   code?: string;
+  /**
+   * Answers this text as text/html instead of OpenAI's JSON error, as a gateway or proxy in front of
+   * an OpenAI-compatible server does (tests that the console never shows what upstream answered).
+   */
+  rawBody?: string;
+  /** Only requests to this path fail (e.g. /v1/images/generations); the others are answered. */
+  path?: string;
 }
 
 export interface FakeOpenAI {
@@ -618,12 +625,17 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (res.destroyed) return;
 
-    if (failures && failures.remaining > 0) {
+    if (failures && failures.remaining > 0 && (failures.options.path === undefined || failures.options.path === path)) {
       failures.remaining -= 1;
       const { status, options: failure } = failures;
       if (failures.remaining === 0) failures = undefined;
       const headers: Record<string, string> =
         failure.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(failure.retryAfterMs) };
+      if (failure.rawBody !== undefined) {
+        res.writeHead(status, { ...headers, 'content-type': 'text/html; charset=utf-8' });
+        res.end(failure.rawBody);
+        return;
+      }
       const error =
         status === 429 && failure.code === 'insufficient_quota'
           ? apiError(

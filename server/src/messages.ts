@@ -201,10 +201,27 @@ const en = {
   'executions.queueUnavailable': 'The job queue is not available right now; try again shortly',
   'media.linkInvalid': 'This media link is invalid or has expired; open the execution again',
   'media.notFound': 'This file does not exist (yet)',
+  'reason.unreachable': 'the service could not be reached (check the address, the network or the proxy)',
+  'reason.addressNotAllowed': 'the address points to a private or local network, which is not allowed',
+  'reason.keyRefused': 'the service refused the key (HTTP {status})',
+  'reason.keyRefusedNoStatus': 'the service refused the key',
+  'reason.quota': 'the account has no quota left',
+  'reason.requestRefused': 'the service refused the request (HTTP {status})',
+  'reason.requestRefusedNoStatus': 'the service refused the request',
+  'reason.serviceError': 'the service answered with an error (HTTP {status}); the server log has its message',
+  'reason.serviceErrorNoStatus': 'the service answered with an error; the server log has its message',
+  'reason.emptyAnswer': 'the chat model answered an empty text',
+  'reason.speech.invalidVoice': 'the local voice does not know this voice',
+  'reason.speech.invalidText': 'there is no text to narrate',
+  'reason.speech.timeout': 'the local voice took too long',
+  'reason.speech.failed': 'the local voice stopped with an error; the server log has its message',
+  'reason.render.timeout': 'ffmpeg took too long',
+  'reason.render.failed': 'ffmpeg stopped with an error; the server log has its message',
+  'reason.unexpected': 'an unexpected error; the server log has its message',
   'pipeline.needs': 'This process cannot run yet: {needs}',
   'pipeline.chatModelMissing': 'Add your ChatGPT API key in Settings before running a process',
   'pipeline.keyRefused': 'The {service} API refused the key; check it in Settings',
-  'pipeline.quota': 'The {service} account has no quota left: {reason}',
+  'pipeline.quota': 'The {service} account has no quota left; add credit to it or wait for the quota to return',
   'pipeline.textsFailed': 'Writing the title and premise failed: {reason}',
   'pipeline.repeatedTitle':
     'The chat model kept proposing a story this process has already made ("{title}"); try again later or change the prompt',
@@ -227,7 +244,7 @@ const en = {
   'pipeline.publishingNotConfigured':
     'The video was rendered and kept, but publishing to YouTube is not available yet; preview it in the execution details',
   'pipeline.interrupted': 'The server stopped during this run {count} times; retry it',
-  'pipeline.failed': 'The step failed unexpectedly: {reason}',
+  'pipeline.failed': 'The step failed unexpectedly; the server log has the details',
   'pipeline.youtubeNotAuthorized': 'Authorize the YouTube API configuration of this process in Settings before publishing',
   'pipeline.youtubeRevoked':
     'Google refused the stored authorization (it was revoked or expired); authorize the YouTube API configuration again in Settings, then retry',
@@ -473,10 +490,27 @@ const pt: Record<MessageKey, string> = {
   'executions.queueUnavailable': 'A fila de tarefas não está disponível agora; tente novamente em instantes',
   'media.linkInvalid': 'Este link de mídia é inválido ou expirou; abra a execução novamente',
   'media.notFound': 'Este arquivo não existe (ainda)',
+  'reason.unreachable': 'não foi possível acessar o serviço (verifique o endereço, a rede ou o proxy)',
+  'reason.addressNotAllowed': 'o endereço aponta para uma rede privada ou local, o que não é permitido',
+  'reason.keyRefused': 'o serviço recusou a chave (HTTP {status})',
+  'reason.keyRefusedNoStatus': 'o serviço recusou a chave',
+  'reason.quota': 'a conta não tem mais cota',
+  'reason.requestRefused': 'o serviço recusou a requisição (HTTP {status})',
+  'reason.requestRefusedNoStatus': 'o serviço recusou a requisição',
+  'reason.serviceError': 'o serviço respondeu com um erro (HTTP {status}); a mensagem está no log do servidor',
+  'reason.serviceErrorNoStatus': 'o serviço respondeu com um erro; a mensagem está no log do servidor',
+  'reason.emptyAnswer': 'o modelo de chat respondeu um texto vazio',
+  'reason.speech.invalidVoice': 'a voz local não conhece esta voz',
+  'reason.speech.invalidText': 'não há texto para narrar',
+  'reason.speech.timeout': 'a voz local demorou demais',
+  'reason.speech.failed': 'a voz local parou com um erro; a mensagem está no log do servidor',
+  'reason.render.timeout': 'o ffmpeg demorou demais',
+  'reason.render.failed': 'o ffmpeg parou com um erro; a mensagem está no log do servidor',
+  'reason.unexpected': 'um erro inesperado; a mensagem está no log do servidor',
   'pipeline.needs': 'Este processo ainda não pode ser executado: {needs}',
   'pipeline.chatModelMissing': 'Adicione sua chave da API do ChatGPT em Configurações antes de executar um processo',
   'pipeline.keyRefused': 'A API {service} recusou a chave; verifique-a em Configurações',
-  'pipeline.quota': 'A conta {service} não tem mais cota: {reason}',
+  'pipeline.quota': 'A conta {service} não tem mais cota; adicione crédito ou espere a cota voltar',
   'pipeline.textsFailed': 'Falha ao escrever o título e a premissa: {reason}',
   'pipeline.repeatedTitle':
     'O modelo de chat continuou propondo uma história que este processo já fez ("{title}"); tente mais tarde ou mude o prompt',
@@ -499,7 +533,7 @@ const pt: Record<MessageKey, string> = {
   'pipeline.publishingNotConfigured':
     'O vídeo foi gerado e guardado, mas a publicação no YouTube ainda não está disponível; veja a prévia nos detalhes da execução',
   'pipeline.interrupted': 'O servidor parou durante esta execução {count} vezes; tente novamente',
-  'pipeline.failed': 'A etapa falhou inesperadamente: {reason}',
+  'pipeline.failed': 'A etapa falhou inesperadamente; os detalhes estão no log do servidor',
   'pipeline.youtubeNotAuthorized': 'Autorize a configuração da API do YouTube deste processo em Configurações antes de publicar',
   'pipeline.youtubeRevoked':
     'O Google recusou a autorização guardada (revogada ou expirada); autorize de novo a configuração da API do YouTube em Configurações e tente novamente',
@@ -551,7 +585,20 @@ export function languageFrom(acceptLanguage: string | undefined): Language {
   return acceptLanguage?.trim().toLowerCase().startsWith('pt') ? 'pt' : 'en';
 }
 
+/** Whether a stored string names a message of the catalogue. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}
+
+/**
+ * The message in the language, its `{name}` placeholders filled from params. A `reason_key` param
+ * names another message (a failure's reason, see providers/reasons.ts) that fills `{reason}`.
+ */
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
+  const { reason_key: reasonKey, ...rest } = params;
+  if (typeof reasonKey === 'string' && isMessageKey(reasonKey)) {
+    params = { ...rest, reason: translate(language, reasonKey, rest) };
+  }
   const template = catalogues[language][key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

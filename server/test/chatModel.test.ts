@@ -2,7 +2,7 @@ import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { createChatModelClient } from '../src/providers/chatModel';
-import { buildTestApp, call, signUp, type TestContext } from './helper';
+import { UPSTREAM_HTML, buildTestApp, call, expectNoUpstreamText, signUp, type TestContext } from './helper';
 
 const GOOD_KEY = 'sk-test-good-key-0123456789abcdefWXYZ';
 const OTHER_GOOD_KEY = 'sk-test-other-key-9876543210zyxwQRST';
@@ -139,6 +139,25 @@ describe('the chat-model configuration of one user', () => {
     const pt = await testKey({ api_key: WRONG_KEY }, token, { 'accept-language': 'pt-BR,pt;q=0.9' });
     expect(pt.json().detail).toBe('Falha ao conectar ao ChatGPT. Verifique sua chave de API. (chave de API inválida)');
     expect((await config('GET')).json()).toEqual(before);
+  });
+
+  test('a server answering an HTML error page is reported by its status, never its page, in both languages', async () => {
+    fake.reset();
+    fake.setFailure(502, 10, { rawBody: UPSTREAM_HTML, retryAfterMs: 1 });
+    const en = await testKey({});
+    fake.setFailure(502, 10, { rawBody: UPSTREAM_HTML, retryAfterMs: 1 });
+    const pt = await testKey({}, token, { 'accept-language': 'pt-BR' });
+    fake.reset();
+    expect(en.json()).toMatchObject({
+      is_connected: false,
+      detail: 'Failed to connect to ChatGPT. Please check your API Key. (the server answered with an error (HTTP 502))',
+    });
+    expect(pt.json().detail).toBe(
+      'Falha ao conectar ao ChatGPT. Verifique sua chave de API. (o servidor respondeu com um erro (HTTP 502))',
+    );
+    expectNoUpstreamText(en.body + pt.body + (await config('GET')).body);
+    // The stored key still works: the next test connects again.
+    expect((await testKey({})).json().is_connected).toBe(true);
   });
 
   test('a different valid unsaved key is tested but not stored', async () => {

@@ -523,6 +523,19 @@ describe('each failing step ends the run in error with what to do', () => {
     const failed = await execution(id);
     expect(failed).toMatchObject({ status: 'error', current_step: 2 });
     expect(failed.error).toBe('Writing chapter 2 failed: the chat model answered an empty text');
+    expect((await execution(id, 'pt')).error).toBe('Falha ao escrever o capítulo 2: o modelo de chat respondeu um texto vazio');
+
+    // A run stored before reasons were keys kept the provider's own text; migration 0010 replaces it.
+    const stored = { chapter: 2, reason: '502 <html><body>Bad Gateway</body></html>' };
+    await ctx.database.db.update(executions).set({ errorParams: stored }).where(eq(executions.id, id));
+    await ctx.database.db.update(processes).set({ lastErrorParams: stored }).where(eq(processes.id, processId));
+    expect((await execution(id)).error).toContain('Bad Gateway');
+    const migration = fs.readFileSync(path.join(__dirname, '../drizzle/0010_failure_reason_keys.sql'), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) await ctx.database.db.execute(sql.raw(statement));
+    expect((await execution(id)).error).toBe('Writing chapter 2 failed: an unexpected error; the server log has its message');
+    const listed = await call(ctx.app, 'GET', `/api/v1/processes/${processId}`, { token });
+    expect(listed.json().last_error).toBe('Writing chapter 2 failed: an unexpected error; the server log has its message');
+
     script.emptyChapter = undefined;
     fake.reset();
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);

@@ -5,7 +5,16 @@ import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { createStoryResponder } from '../fakes/storyResponder';
 import { createEngine, type Engine } from '../src/pipeline/engine';
-import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
+import {
+  TEST_ADMIN_EMAIL,
+  UPSTREAM_HTML,
+  buildTestApp,
+  call,
+  expectNoUpstreamText,
+  signUp,
+  type TestContext,
+  pipelineEnv,
+} from './helper';
 
 // Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
 jest.setTimeout(180_000);
@@ -95,7 +104,29 @@ async function startRun(): Promise<string> {
   return executed.json().execution_id;
 }
 
-const get = async (id: string) => (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token })).json();
+const get = async (id: string, language = 'en') =>
+  (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token, headers: { 'accept-language': language } })).json();
+
+/** Everything the web app reads about a failed run, in both languages: the run, its process, the lists. */
+async function readerJson(executionId: string): Promise<string> {
+  const { process_id: processId } = await get(executionId);
+  const bodies: string[] = [];
+  for (const language of ['en', 'pt']) {
+    const headers = { 'accept-language': language };
+    for (const url of [
+      `/api/v1/executions/${executionId}`,
+      `/api/v1/processes/${processId}`,
+      '/api/v1/processes/',
+      `/api/v1/processes/${processId}/executions`,
+      '/api/v1/publications/',
+    ]) {
+      const response = await call(ctx.app, 'GET', url, { token, headers });
+      expect(response.statusCode).toBe(200);
+      bodies.push(response.body);
+    }
+  }
+  return bodies.join('\n');
+}
 
 test('narration by OpenAI speech with the voice, images by OpenAI images, then the render and the upload', async () => {
   fake.reset();
@@ -118,21 +149,54 @@ test('narration by OpenAI speech with the voice, images by OpenAI images, then t
   expect(fs.existsSync(path.join(dir, 'scene-1.png'))).toBe(false);
 });
 
-test('step 4: the speech API refusing the request ends the run with the chapter and the reason', async () => {
+test('step 4: the speech API refusing the request ends the run with the chapter and the kind of refusal, never its page', async () => {
   fake.reset();
   const id = await startRun();
   // Steps 1-3 make 5 chat calls; the request after the 5th is the first narration.
   let calls = 0;
   fake.setResponder((request) => {
     calls += 1;
-    if (calls === 5) fake.setFailure(400, 1, { message: 'Invalid voice for this model' });
+    if (calls === 5) fake.setFailure(400, 1, { rawBody: UPSTREAM_HTML });
     return createStoryResponder()(request);
   });
   await engine.run(id);
   fake.setResponder(createStoryResponder());
   const failed = await get(id);
   expect(failed).toMatchObject({ status: 'error', current_step: 3 });
-  expect(failed.error).toMatch(/^Narrating chapter 1 failed: .*Invalid voice for this model/);
+  expect(failed.error).toBe('Narrating chapter 1 failed: the service refused the request (HTTP 400)');
+  expect((await get(id, 'pt')).error).toBe('Falha ao narrar o capítulo 1: o serviço recusou a requisição (HTTP 400)');
+  expectNoUpstreamText(await readerJson(id));
+});
+
+test('step 1: a chat model behind a gateway that answers an HTML error page fails the run in our words', async () => {
+  fake.reset();
+  const id = await startRun();
+  // A 502 is retried by the client: every attempt gets the page.
+  fake.setFailure(502, 10, { rawBody: UPSTREAM_HTML, retryAfterMs: 1 });
+  await engine.run(id);
+  fake.reset();
+  const failed = await get(id);
+  expect(failed.status).toBe('error');
+  expect(failed.error).toBe(
+    'Writing the title and premise failed: the service answered with an error (HTTP 502); the server log has its message',
+  );
+  expect((await get(id, 'pt')).error).toBe(
+    'Falha ao escrever o título e a premissa: o serviço respondeu com um erro (HTTP 502); a mensagem está no log do servidor',
+  );
+  expectNoUpstreamText(await readerJson(id));
+});
+
+test('step 5: an image server answering an HTML error page fails the run with the scene, in our words', async () => {
+  fake.reset();
+  const id = await startRun();
+  fake.setFailure(500, 10, { rawBody: UPSTREAM_HTML, retryAfterMs: 1, path: '/v1/images/generations' });
+  await engine.run(id);
+  fake.reset();
+  const failed = await get(id);
+  expect(failed).toMatchObject({ status: 'error', current_step: 4 });
+  expect(failed.error).toMatch(/^Illustrating scene 1 failed: the service answered with an error \(HTTP 500\)/);
+  expect((await get(id, 'pt')).error).toMatch(/^Falha ao ilustrar a cena 1: o serviço respondeu com um erro \(HTTP 500\)/);
+  expectNoUpstreamText(await readerJson(id));
 });
 
 test('step 5: an exhausted OpenAI quota ends the run saying so', async () => {
@@ -154,7 +218,7 @@ test('step 5: an exhausted OpenAI quota ends the run saying so', async () => {
   await engine.run(firstRun);
   const failed = await get(firstRun);
   expect(failed).toMatchObject({ status: 'error', current_step: 4 });
-  expect(failed.error).toMatch(/^The OpenAI account has no quota left: /);
+  expect(failed.error).toBe('The OpenAI account has no quota left; add credit to it or wait for the quota to return');
   // Not retried: a quota does not come back in seconds.
   expect(fake.requests.filter((r) => r.path === '/v1/images/generations')).toHaveLength(1);
 });

@@ -174,3 +174,21 @@ export function pipelineEnv(
     YOUTUBE_API_URL: google.apiUrl,
   };
 }
+
+/** A sentence only an upstream answer carries: if it shows up in our JSON, upstream text leaked. */
+export const UPSTREAM_MARKER = 'Only-The-Upstream-Says-This';
+/**
+ * An error page as a gateway in front of a provider answers it: HTML markup and a long English body.
+ * Every place that calls a provider is fed this and must keep it out of what the web app reads.
+ */
+export const UPSTREAM_HTML =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>' +
+  `<p>The proxy server received an invalid response from an upstream server. ${UPSTREAM_MARKER}. ` +
+  'Please read the <a href="/docs/errors#gateway">error guide</a> and try again later. '.repeat(30) +
+  '</p></body></html>';
+
+/** Asserts that a body the web app reads carries none of UPSTREAM_HTML: not its words, not its markup. */
+export function expectNoUpstreamText(body: string): void {
+  expect(body).not.toContain(UPSTREAM_MARKER);
+  expect(body).not.toMatch(/Bad Gateway|upstream server|error guide|<a |<\/|&lt;/i);
+}

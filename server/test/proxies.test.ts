@@ -1,3 +1,4 @@
+import net from 'node:net';
 import selfsigned from 'selfsigned';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
@@ -14,7 +15,7 @@ import {
   type ProxyLog,
   type Running,
 } from '../fakes/proxies';
-import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
+import { TEST_ADMIN_EMAIL, UPSTREAM_HTML, buildTestApp, call, expectNoUpstreamText, signUp, type TestContext } from './helper';
 
 const HTTP_USER = 'proxyuser';
 const HTTP_PASSWORD = 'http-Secret:P@ss/1';
@@ -314,6 +315,30 @@ describe('test through real proxies', () => {
     expect(await stored(id)).toMatchObject({ is_connected: false });
     const pt = await api('POST', `/${id}/test`, { headers: { 'accept-language': 'pt-BR' } });
     expect(pt.json().detail).toBe('Falha ao conectar ao proxy. Verifique a URL. (conexão recusada)');
+  });
+
+  test('a proxy refusing the tunnel with an HTML error page is reported by its status, never its page', async () => {
+    const gateway = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.end(
+          `HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\ncontent-length: ${Buffer.byteLength(UPSTREAM_HTML)}\r\n\r\n${UPSTREAM_HTML}`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    try {
+      const { id } = await createProxy('Gateway', `http://127.0.0.1:${(gateway.address() as net.AddressInfo).port}`);
+      const en = await api('POST', `/${id}/test`);
+      const pt = await api('POST', `/${id}/test`, { headers: { 'accept-language': 'pt-BR' } });
+      expect(en.json()).toMatchObject({
+        is_connected: false,
+        detail: 'Failed to connect to proxy. Check the URL. (proxy refused the tunnel: 502)',
+      });
+      expect(pt.json().detail).toBe('Falha ao conectar ao proxy. Verifique a URL. (o proxy recusou o túnel: 502)');
+      expectNoUpstreamText(en.body + pt.body + (await api('GET', '/')).body);
+    } finally {
+      await new Promise<void>((resolve) => gateway.close(() => resolve()));
+    }
   });
 
   test('a disabled proxy cannot be tested (422) and keeps its state', async () => {

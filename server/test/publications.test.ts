@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { publications } from '../src/db/schema';
-import { buildTestApp, call, signUp, type TestContext } from './helper';
+import { UPSTREAM_HTML, buildTestApp, call, expectNoUpstreamText, signUp, type TestContext } from './helper';
 
 /**
  * The publications API and the history: filters and paging in the database, the CSV report,
@@ -242,6 +242,19 @@ describe('actions on YouTube', () => {
     google.failNextApiCalls(0);
   });
 
+  test('YouTube behind a gateway answering an HTML page: the 502 names its status, never the page', async () => {
+    const made = await make({ video_title: 'Gateway day', video_id: videoId, visibility: 'private' });
+    // A 4xx, which the client does not retry (a 5xx page would be retried with backoff first).
+    google.answerPageNext('/youtube/v3/videos', 10, 400, UPSTREAM_HTML);
+    const en = await api('PUT', `/${made.id}/publish-public`);
+    const pt = await api('PUT', `/${made.id}/publish-public`, undefined, token, { 'accept-language': 'pt-BR' });
+    google.answerPageNext('/youtube/v3/videos', 0, 502, '');
+    expect(en.statusCode).toBe(502);
+    expect(en.json().detail).toMatch(/^YouTube could not do it; nothing was changed \(.*400.*\)$/);
+    expect(pt.json().detail).toMatch(/^O YouTube não conseguiu fazer isso; nada foi alterado \(.*400.*\)$/);
+    expectNoUpstreamText(en.body + pt.body + (await api('GET', `/${made.id}`)).body);
+  });
+
   test('delete removes the video on YouTube, then the record; a video YouTube no longer has is fine', async () => {
     const doomed = google.addVideo({ channelId: CHANNEL, title: 'Doomed', privacyStatus: 'private' });
     const made = await make({ video_title: 'Doomed', video_id: doomed });
@@ -308,5 +321,23 @@ describe('actions on YouTube', () => {
     const channels = (await call(ctx.app, 'GET', '/api/v1/channels/', { token })).json();
     expect(JSON.stringify(channels)).toContain('"subscriber_count":10');
     expect((await api('POST', '/stats/refresh')).statusCode).toBe(202);
+  });
+
+  test('the stats job meeting an HTML error page changes nothing and shows none of it', async () => {
+    const shown = async () =>
+      [
+        (await api('GET', '/')).body,
+        (await api('GET', '/stats')).body,
+        (await api('GET', '/', undefined, token, { 'accept-language': 'pt-BR' })).body,
+        (await call(ctx.app, 'GET', '/api/v1/channels/', { token })).body,
+        (await call(ctx.app, 'GET', '/api/v1/processes/stats', { token })).body,
+      ].join('\n');
+    const before = await shown();
+    google.answerPageNext('/youtube/v3/', 100, 403, UPSTREAM_HTML);
+    await ctx.app.services.publications.refreshStatsFor(userId).catch(() => undefined);
+    google.answerPageNext('/youtube/v3/', 0, 500, '');
+    const after = await shown();
+    expectNoUpstreamText(after);
+    expect(after).toBe(before);
   });
 });

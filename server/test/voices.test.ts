@@ -4,6 +4,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { processes } from '../src/db/schema';
+import type { AppError } from '../src/errors';
+import { translate } from '../src/messages';
 import { SpeechError, espeakSpeak, espeakVoiceFor, type EspeakOptions } from '../src/providers/speech';
 import { createVoiceService } from '../src/services/voices';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
@@ -596,7 +598,19 @@ describe('the sample cache under concurrency and failure (service)', () => {
         throw new SpeechError('failed', 'espeak-ng failed: boom');
       },
     });
-    await expect(service.sample(EMMA)).rejects.toMatchObject({ statusCode: 502, key: 'voiceSamples.failed' });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const failure = (await service.sample(EMMA).catch((error: unknown) => error)) as AppError;
+      expect(failure).toMatchObject({ statusCode: 502, key: 'voiceSamples.failed' });
+      // What espeak-ng printed goes to the log; the caller reads the kind of failure in its language.
+      expect(translate('en', failure.key, failure.params)).toBe(
+        'The voice sample could not be generated (the local voice stopped with an error; the server log has its message)',
+      );
+      expect(translate('pt', failure.key, failure.params)).not.toContain('boom');
+      expect(JSON.stringify(warn.mock.calls)).toContain('boom');
+    } finally {
+      warn.mockRestore();
+    }
     expect(fs.readdirSync(path.join(dataDir, 'voice-samples'))).toEqual([]);
   });
 });

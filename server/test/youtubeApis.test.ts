@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
-import { buildTestApp, call, signUp, type TestContext } from './helper';
+import { UPSTREAM_HTML, UPSTREAM_MARKER, buildTestApp, call, expectNoUpstreamText, signUp, type TestContext } from './helper';
 
 let google: FakeGoogle;
 let ctx: TestContext;
@@ -292,6 +292,31 @@ describe('authorization window', () => {
     expect(callback.body).toContain('Connected to YouTube channel “Contos”.');
     const stored = (await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token })).json();
     expect(stored).toMatchObject({ has_refresh_token: true, is_connected: true });
+  });
+
+  test('a token endpoint answering an HTML error page: the callback says so in our words, never the page', async () => {
+    const { user, created, url } = await prepared();
+    const window = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
+    const approved = await fetch(window.headers.location as string, { redirect: 'manual' });
+    const back = new URL(approved.headers.get('location')!);
+    google.answerPageNext('/token', 10, 400, UPSTREAM_HTML);
+    try {
+      const callback = await ctx.app.inject({
+        method: 'GET',
+        url: back.pathname + back.search,
+        headers: { 'accept-language': 'pt-BR' },
+      });
+      expect(callback.statusCode).toBe(200);
+      expect(callback.body).toContain('"ok":false');
+      // The page is our own HTML: none of Google's words (nor its link) may be in it.
+      expect(callback.body).not.toContain(UPSTREAM_MARKER);
+      expect(callback.body).not.toMatch(/Bad Gateway|upstream server|error guide|docs\/errors/);
+    } finally {
+      google.answerPageNext('/token', 0, 400, '');
+    }
+    const stored = await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token });
+    expect(stored.json()).toMatchObject({ has_refresh_token: false, is_connected: false });
+    expectNoUpstreamText(stored.body);
   });
 
   test('a denied consent, a forged or expired state, and a missing refresh token all fail cleanly', async () => {

@@ -218,7 +218,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       const failure =
         error instanceof StepFailure
           ? { key: error.key, params: error.params, text: error.message }
-          : { key: 'pipeline.failed' as const, params: { reason: englishReason(error) }, text: englishReason(error) };
+          : { key: 'pipeline.failed' as const, params: {}, text: englishReason(error) };
       if (!(error instanceof StepFailure)) log.error({ err: error, executionId, step: PROCESS_STEPS[index] }, 'step crashed');
       else log.warn({ executionId, step: PROCESS_STEPS[index], reason: error.message }, 'execution failed');
       await runs.fail(row, failure, lease);

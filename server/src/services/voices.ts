@@ -7,6 +7,7 @@ import { processes, voices } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import { ESPEAK_VOICE, espeakSpeak, espeakVoiceFor, SpeechError, type EspeakOptions } from '../providers/speech';
+import { failureReason } from '../providers/reasons';
 import type { Page } from './paging';
 import { LANGUAGE_CODES, isLanguageCode } from './prompts';
 
@@ -309,7 +310,9 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
     } catch (error) {
       await fs.rm(temp, { force: true });
       if (error instanceof SpeechError) {
-        throw new AppError(502, 'voiceSamples.failed', { reason: error.message });
+        // What espeak-ng printed goes to the log; the caller reads what kind of failure it was.
+        console.warn('voice sample failed', { voiceId: row.id, reason: error.message });
+        throw new AppError(502, 'voiceSamples.failed', failureReason(error));
       }
       throw error;
     }

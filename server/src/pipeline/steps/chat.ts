@@ -1,11 +1,12 @@
 import { ChatModelError, type ChatMessage } from '../../providers/chatModel';
 import type { MessageKey, MessageParams } from '../../messages';
+import { failureReason } from '../../providers/reasons';
 import { StepFailure, type StepContext } from '../context';
 
 /**
  * One chat completion for a step, counted in the usage record, at most `maxTokens` long. A refused
  * key or an exhausted quota ends the run with what to do; anything else with `failKey` and the kind
- * of failure (never the text the server answered).
+ * of failure in the product's words (the text the server answered goes to the log only).
  */
 export async function ask(
   ctx: StepContext,
@@ -18,19 +19,22 @@ export async function ask(
 ): Promise<string> {
   const client = await ctx.chat();
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
+  let answer: string;
   try {
-    const answer = await client.complete({ system, messages, temperature: 0.9, ...(maxTokens ? { maxTokens } : {}) });
-    await ctx.recordCall('openai', operation);
-    if (!answer.trim()) throw new ChatModelError('the chat model answered an empty text', 'api_error');
-    return answer;
+    answer = await client.complete({ system, messages, temperature: 0.9, ...(maxTokens ? { maxTokens } : {}) });
   } catch (error) {
     await ctx.recordCall('openai', operation);
     if (!(error instanceof ChatModelError)) throw error;
     if (error.kind === 'invalid_key') throw new StepFailure('pipeline.keyRefused', { service: 'ChatGPT' }, error.message);
     if (error.kind === 'blocked') throw new StepFailure('pipeline.addressNotAllowed', {}, error.message);
     if (error.status === 429 && /quota/i.test(error.message)) {
-      throw new StepFailure('pipeline.quota', { service: 'OpenAI', reason: error.message }, error.message);
+      throw new StepFailure('pipeline.quota', { service: 'OpenAI' }, error.message);
     }
-    throw new StepFailure(failKey, { ...failParams, reason: error.message }, error.message);
+    throw new StepFailure(failKey, { ...failParams, ...failureReason(error) }, error.message);
   }
+  await ctx.recordCall('openai', operation);
+  if (!answer.trim()) {
+    throw new StepFailure(failKey, { ...failParams, reason_key: 'reason.emptyAnswer' }, 'the chat model answered an empty text');
+  }
+  return answer;
 }

@@ -5,7 +5,8 @@ import { createElevenLabsClient } from '../../providers/elevenlabs';
 import { assertPublicUrl, isBlockedAddressError, userDispatcher } from '../../lib/egress';
 import { createOpenAIMediaClient } from '../../providers/openaiMedia';
 import { ProviderError } from '../../providers/outbound';
-import { SpeechError, espeakSpeak, espeakVoiceFor } from '../../providers/speech';
+import { failureReason } from '../../providers/reasons';
+import { espeakSpeak, espeakVoiceFor } from '../../providers/speech';
 import { StepFailure, warn, type StepContext } from '../context';
 import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { makeSceneCard } from '../media/sceneCards';
@@ -23,20 +24,20 @@ async function exists(file: string): Promise<boolean> {
   return (await fs.stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
-/** A provider's failure as the run's error: a refused key and an empty quota say what to do. */
+/**
+ * A provider's failure as the run's error: a refused key and an empty quota say what to do; any
+ * other failure names its kind (and HTTP status) in the product's words. What the provider
+ * answered stays in the error's text, for the server log only.
+ */
 function providerFailure(error: unknown, service: string, key: MessageKey, params: MessageParams): StepFailure {
   if (error instanceof StepFailure) return error;
-  if (error instanceof ProviderError) {
-    if (error.kind === 'blocked') return new StepFailure('pipeline.addressNotAllowed', {}, error.message);
-    if (error.kind === 'invalid_key') return new StepFailure('pipeline.keyRefused', { service }, error.message);
-    if (error.kind === 'quota') return new StepFailure('pipeline.quota', { service, reason: error.message }, error.message);
-    return new StepFailure(key, { ...params, reason: error.message }, error.message);
-  }
-  if (error instanceof SpeechError) {
-    return new StepFailure(key, { ...params, reason: error.message }, error.message);
-  }
   const message = error instanceof Error ? error.message : String(error);
-  return new StepFailure(key, { ...params, reason: message }, message);
+  if (error instanceof ProviderError) {
+    if (error.kind === 'blocked') return new StepFailure('pipeline.addressNotAllowed', {}, message);
+    if (error.kind === 'invalid_key') return new StepFailure('pipeline.keyRefused', { service }, message);
+    if (error.kind === 'quota') return new StepFailure('pipeline.quota', { service }, message);
+  }
+  return new StepFailure(key, { ...params, ...failureReason(error) }, message);
 }
 
 async function openaiClient(ctx: StepContext) {

@@ -96,7 +96,9 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
     if (error instanceof StepFailure) throw error;
     if (error instanceof MediaError && error.code === 'missing')
       throw new StepFailure('pipeline.ffmpegMissing', {}, error.message);
+    // ffmpeg's own words go to the server log; the reader learns what kind of stop it was.
     const message = error instanceof Error ? error.message : String(error);
-    throw new StepFailure('pipeline.videoFailed', { reason: message.slice(0, 300) }, message);
+    const reasonKey = error instanceof MediaError && error.code === 'timeout' ? 'reason.render.timeout' : 'reason.render.failed';
+    throw new StepFailure('pipeline.videoFailed', { reason_key: reasonKey }, message);
   }
 }
