@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, FAKES } from './playwright.config';
+import { ADMIN_EMAIL } from './playwright.config';
 import { PASSWORD, ensureAccount, uniqueEmail } from './support';
 
 /**
@@ -58,7 +58,8 @@ async function seed(request: APIRequestContext, token: string): Promise<void> {
       headers,
       data: {
         name: 'Tour API',
-        channel_id: FAKES.channelId,
+        // A configuration uploads to the process's own channel (a split pair is refused).
+        channel_id: channelId,
         client_id: 'tour.apps.googleusercontent.com',
         client_secret: 'GOCSPX-tour',
       },

@@ -172,6 +172,9 @@ const en = {
   'processes.promptRequired': 'Choose a prompt',
   'processes.voiceRequired': 'Choose a voice',
   'processes.channelNotFound': 'Channel not found; choose one of your channels',
+  'processes.channelDisabled': 'This channel is disabled; enable it in Channels or choose another',
+  'processes.channelMismatch':
+    'This YouTube API configuration uploads to the YouTube channel {config}, not to the process’s channel {channel}; choose a configuration of that channel',
   'processes.youtubeApiNotFound': 'YouTube API configuration not found; choose one of yours',
   'processes.youtubeApiDisabled': 'This YouTube API configuration is disabled; enable it in Settings or choose another',
   'processes.promptNotFound': 'Prompt not found; choose another',
@@ -185,6 +188,9 @@ const en = {
   'processes.need.channel': 'choose a channel',
   'processes.need.youtube_api': 'choose a YouTube API configuration',
   'processes.need.youtube_api_disabled': 'enable its YouTube API configuration in Settings or choose another',
+  'processes.need.channel_disabled': 'enable its channel or choose another',
+  'processes.need.channel_mismatch':
+    'choose a YouTube API configuration of its channel (the one chosen uploads to another YouTube channel)',
   'processes.need.prompt': 'choose a prompt',
   'processes.need.prompt_inactive': 'choose an active prompt (its prompt is inactive)',
   'processes.need.language': 'choose a language the prompt has texts in (it has none in {language})',
@@ -460,6 +466,9 @@ const pt: Record<MessageKey, string> = {
   'processes.promptRequired': 'Escolha um prompt',
   'processes.voiceRequired': 'Escolha uma voz',
   'processes.channelNotFound': 'Canal não encontrado; escolha um dos seus canais',
+  'processes.channelDisabled': 'Este canal está desativado; ative-o em Canais ou escolha outro',
+  'processes.channelMismatch':
+    'Esta configuração da API do YouTube envia para o canal do YouTube {config}, não para o canal do processo {channel}; escolha uma configuração desse canal',
   'processes.youtubeApiNotFound': 'Configuração da API do YouTube não encontrada; escolha uma das suas',
   'processes.youtubeApiDisabled':
     'Esta configuração da API do YouTube está desativada; ative-a em Configurações ou escolha outra',
@@ -474,6 +483,9 @@ const pt: Record<MessageKey, string> = {
   'processes.need.channel': 'escolha um canal',
   'processes.need.youtube_api': 'escolha uma configuração da API do YouTube',
   'processes.need.youtube_api_disabled': 'ative a configuração da API do YouTube em Configurações ou escolha outra',
+  'processes.need.channel_disabled': 'ative o canal ou escolha outro',
+  'processes.need.channel_mismatch':
+    'escolha uma configuração da API do YouTube do canal do processo (a escolhida envia para outro canal do YouTube)',
   'processes.need.prompt': 'escolha um prompt',
   'processes.need.prompt_inactive': 'escolha um prompt ativo (o atual está inativo)',
   'processes.need.language': 'escolha um idioma em que o prompt tenha textos (ele não tem textos em {language})',

@@ -459,6 +459,35 @@ describe('each failing step ends the run in error with what to do', () => {
     expect((await execution(id, 'pt')).error).toBe('Este processo ainda não pode ser executado: escolha uma voz');
   });
 
+  test('step 1: a disabled channel, or a configuration that uploads elsewhere, stops the run before any paid call', async () => {
+    const processId = await createProcess();
+    await ctx.database.db.execute(sql`update channels set is_active = false where id = ${channel}`);
+    try {
+      const id = await execute(processId);
+      fake.reset();
+      await run(id);
+      expect(await execution(id)).toMatchObject({
+        status: 'error',
+        current_step: 0,
+        error: 'This process cannot run yet: enable its channel or choose another',
+      });
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await ctx.database.db.execute(sql`update channels set is_active = true where id = ${channel}`);
+    }
+    const youtubeId = 'UC_engine_test';
+    await ctx.database.db.execute(sql`update youtube_apis set channel_id = 'UC_another_one' where id = ${config}`);
+    try {
+      const id = await execute(processId);
+      await run(id);
+      expect((await execution(id, 'pt')).error).toBe(
+        'Este processo ainda não pode ser executado: escolha uma configuração da API do YouTube do canal do processo (a escolhida envia para outro canal do YouTube)',
+      );
+    } finally {
+      await ctx.database.db.execute(sql`update youtube_apis set channel_id = ${youtubeId} where id = ${config}`);
+    }
+  });
+
   test('step 1: a configuration never authorized on YouTube, before any paid call', async () => {
     const unauthorized = (
       await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {

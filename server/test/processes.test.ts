@@ -17,12 +17,16 @@ const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 const EMMA = '170b0db9-cade-4eac-98a5-68d05603e946';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The caller's fixtures: a named channel, an unnamed one, an enabled and a disabled configuration. */
+/**
+ * The caller's fixtures: a named channel with an enabled and a disabled configuration of it, and an
+ * unnamed channel with its own configuration (a configuration uploads to one YouTube channel).
+ */
 interface Fixtures {
   channel: string;
   unnamedChannel: string;
   config: string;
   disabledConfig: string;
+  unnamedConfig: string;
 }
 let mine: Fixtures;
 let theirs: Fixtures;
@@ -43,6 +47,8 @@ function api(
 }
 
 let counter = 0;
+/** The YouTube channel id of each channel made here, by its record's id. */
+const youtubeIdOf = new Map<string, string>();
 async function makeChannel(as: string, name: string | null): Promise<string> {
   counter += 1;
   const response = await call(ctx.app, 'POST', '/api/v1/channels/', {
@@ -50,16 +56,18 @@ async function makeChannel(as: string, name: string | null): Promise<string> {
     body: { channel_id: `UC_process_channel_${counter}`, name },
   });
   expect(response.statusCode).toBe(201);
+  youtubeIdOf.set(response.json().id, `UC_process_channel_${counter}`);
   return response.json().id;
 }
 
-async function makeConfig(as: string, enabled = true): Promise<string> {
+/** A configuration uploading to the channel `forChannel` (a record's id), or to a YouTube channel of its own. */
+async function makeConfig(as: string, enabled = true, forChannel?: string): Promise<string> {
   counter += 1;
   const response = await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
     token: as,
     body: {
       name: `Config ${counter}`,
-      channel_id: `UC_config_${counter}`,
+      channel_id: (forChannel && youtubeIdOf.get(forChannel)) ?? `UC_config_${counter}`,
       client_id: `client-${counter}.apps.googleusercontent.com`,
       client_secret: `GOCSPX-secret-${counter}`,
     },
@@ -72,11 +80,14 @@ async function makeConfig(as: string, enabled = true): Promise<string> {
 }
 
 async function fixtures(as: string): Promise<Fixtures> {
+  const channel = await makeChannel(as, 'My Stories');
+  const unnamedChannel = await makeChannel(as, null);
   return {
-    channel: await makeChannel(as, 'My Stories'),
-    unnamedChannel: await makeChannel(as, null),
-    config: await makeConfig(as),
-    disabledConfig: await makeConfig(as, false),
+    channel,
+    unnamedChannel,
+    config: await makeConfig(as, true, channel),
+    disabledConfig: await makeConfig(as, false, channel),
+    unnamedConfig: await makeConfig(as, true, unnamedChannel),
   };
 }
 
@@ -209,6 +220,7 @@ describe('create', () => {
   test('is_active and publication_time when sent; an unnamed channel shows its platform id', async () => {
     const process = await create({
       channel_id: mine.unnamedChannel,
+      youtube_api_id: mine.unnamedConfig,
       prompt_id: BUILTIN_SUSPENSE,
       language: 'en',
       voice_id: EMMA,
@@ -311,6 +323,7 @@ describe('update', () => {
         voice_id: EMMA,
         prompt_id: BUILTIN_SUSPENSE,
         channel_id: mine.unnamedChannel,
+        youtube_api_id: mine.unnamedConfig,
         publication_time: '18:45',
       },
     });
@@ -323,7 +336,7 @@ describe('update', () => {
       prompt_id: BUILTIN_SUSPENSE,
       prompt_name: 'Mistérios da Cidade Pequena',
       channel_id: mine.unnamedChannel,
-      youtube_api_id: mine.config,
+      youtube_api_id: mine.unnamedConfig,
       publication_time: '18:45',
       is_active: false,
       status: 'idle',
@@ -415,7 +428,7 @@ describe('toggle and turning on', () => {
 
   test('needs follow the channel, the configuration, the prompt and the voice', async () => {
     const channel = await makeChannel(token, 'Short-lived');
-    const config = await makeConfig(token);
+    const config = await makeConfig(token, true, channel);
     const prompt = await makePrompt('Changing', { pt: texts('PT'), en: texts('EN') });
     const voice = await makeVoice('Changing voice');
     const process = await create({
@@ -473,6 +486,75 @@ describe('toggle and turning on', () => {
   });
 });
 
+describe('the channel and its YouTube API configuration', () => {
+  test('a configuration of another YouTube channel is refused on create, in both languages, and nothing is made', async () => {
+    const before = (await api('GET', '/')).json().total;
+    const mismatched = await api('POST', '/', { body: body({ channel_id: mine.unnamedChannel, youtube_api_id: mine.config }) });
+    expect(mismatched.statusCode).toBe(422);
+    expect(mismatched.json().detail).toBe(
+      `This YouTube API configuration uploads to the YouTube channel ${youtubeIdOf.get(mine.channel)}, not to the process’s channel ${youtubeIdOf.get(mine.unnamedChannel)}; choose a configuration of that channel`,
+    );
+    const pt = await api('POST', '/', {
+      body: body({ channel_id: mine.unnamedChannel, youtube_api_id: mine.config }),
+      headers: { 'accept-language': 'pt-BR' },
+    });
+    expect(pt.json().detail).toMatch(/^Esta configuração da API do YouTube envia para o canal do YouTube UC_/);
+    expect((await api('GET', '/')).json().total).toBe(before);
+  });
+
+  test('an update that would split the pair is refused and changes nothing; moving both together is fine', async () => {
+    const process = await create();
+    const channelOnly = await api('PUT', `/${process.id}`, { body: { channel_id: mine.unnamedChannel, name: 'Moved?' } });
+    expect(channelOnly.statusCode).toBe(422);
+    expect(channelOnly.json().detail).toMatch(/^This YouTube API configuration uploads to the YouTube channel/);
+    const configOnly = await api('PUT', `/${process.id}`, { body: { youtube_api_id: mine.unnamedConfig } });
+    expect(configOnly.statusCode).toBe(422);
+    expect(await api('GET', `/${process.id}`).then((r) => r.json())).toEqual(process);
+    const both = await api('PUT', `/${process.id}`, {
+      body: { channel_id: mine.unnamedChannel, youtube_api_id: mine.unnamedConfig },
+    });
+    expect(both.statusCode).toBe(200);
+    expect(both.json()).toMatchObject({ channel_id: mine.unnamedChannel, youtube_api_id: mine.unnamedConfig, needs: [] });
+  });
+
+  test('a disabled channel is refused for a new process and makes the ones using it need it; so does a split pair', async () => {
+    const channel = await makeChannel(token, 'Switched off');
+    const config = await makeConfig(token, true, channel);
+    const process = await create({ channel_id: channel, youtube_api_id: config, is_active: true });
+    expect(process.needs).toEqual([]);
+    // What switching either off would stop, for the console's confirmation.
+    expect((await call(ctx.app, 'GET', `/api/v1/channels/${channel}`, { token })).json()).toMatchObject({
+      process_count: 1,
+      active_process_count: 1,
+    });
+    expect((await call(ctx.app, 'GET', `/api/v1/youtube-apis/${config}`, { token })).json().active_process_count).toBe(1);
+    const listedConfig = (await call(ctx.app, 'GET', '/api/v1/youtube-apis/', { token })).json().youtube_apis;
+    expect(listedConfig.find((row: { id: string }) => row.id === config).active_process_count).toBe(1);
+    expect((await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token })).json().is_active).toBe(false);
+    const needing = (await api('GET', `/${process.id}`)).json();
+    expect(needing.needs).toEqual(['channel_disabled']);
+    const listed = (await api('GET', '/')).json().processes.find((p: { id: string }) => p.id === process.id);
+    expect(listed.needs).toEqual(['channel_disabled']);
+
+    const refused = await api('POST', '/', { body: body({ channel_id: channel, youtube_api_id: config }) });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toBe('This channel is disabled; enable it in Channels or choose another');
+    await api('PUT', `/${process.id}/toggle`);
+    const on = await api('PUT', `/${process.id}/toggle`, { headers: { 'accept-language': 'pt' } });
+    expect(on.statusCode).toBe(422);
+    expect(on.json().detail).toBe('Complete o que este processo precisa antes de ativá-lo: ative o canal ou escolha outro');
+
+    // A pair split behind the rules' back (stored before this rule, or changed in the database).
+    await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token });
+    await ctx.database.db.execute(sql`update youtube_apis set channel_id = 'UC_somewhere_else' where id = ${config}`);
+    expect((await api('GET', `/${process.id}`)).json().needs).toEqual(['channel_mismatch']);
+    const english = await api('PUT', `/${process.id}/toggle`);
+    expect(english.json().detail).toBe(
+      'Fill in what this process needs before turning it on: choose a YouTube API configuration of its channel (the one chosen uploads to another YouTube channel)',
+    );
+  });
+});
+
 describe('the list’s cache', () => {
   /** The process as the list shows it (the list is served from a cache keyed by users.data_version). */
   async function listed(id: string, as = token, language = 'en') {
@@ -486,7 +568,7 @@ describe('the list’s cache', () => {
 
   test('every change the list shows is seen at once, made through the API or by another process', async () => {
     const channel = await makeChannel(token, 'Cached channel');
-    const config = await makeConfig(token);
+    const config = await makeConfig(token, true, channel);
     const prompt = await makePrompt('Cached prompt', { pt: texts('PT'), en: texts('EN') });
     const voice = await makeVoice('Cached voice');
     const process = await create({
@@ -554,7 +636,14 @@ describe('list and stats', () => {
     f = await fixtures(owner);
     for (const overrides of [
       { name: 'First', is_active: true },
-      { name: 'Second', channel_id: f.unnamedChannel, voice_id: EMMA, language: 'en', prompt_id: BUILTIN_SUSPENSE },
+      {
+        name: 'Second',
+        channel_id: f.unnamedChannel,
+        youtube_api_id: f.unnamedConfig,
+        voice_id: EMMA,
+        language: 'en',
+        prompt_id: BUILTIN_SUSPENSE,
+      },
       { name: 'Third', is_active: true },
     ]) {
       ctx.clock.advance(1_000);

@@ -196,6 +196,7 @@ describe('create and read', () => {
       text_language_codes: [],
       languages: {},
       process_count: 0,
+      active_process_count: 0,
       created_at: ctx.clock.now.toISOString(),
       updated_at: ctx.clock.now.toISOString(),
     });

@@ -103,6 +103,7 @@ describe('the built-in catalogue', () => {
       provider_voice_id: 'pt-br+f3',
       is_active: true,
       process_count: 0,
+      active_process_count: 0,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -167,6 +168,7 @@ describe('create, read, update', () => {
       provider_voice_id: '',
       is_active: true,
       process_count: 0,
+      active_process_count: 0,
       created_at: ctx.clock.now.toISOString(),
       updated_at: ctx.clock.now.toISOString(),
     });

@@ -116,6 +116,8 @@ export interface Channel {
   stats_updated_at: string | null;
   /** Processes publishing to this channel. */
   process_count: number;
+  /** The active ones among them: they stop when the channel is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -158,6 +160,8 @@ export interface YoutubeApi {
   is_active: boolean;
   is_enabled: boolean;
   is_connected: boolean;
+  /** Active processes using it: they stop when it is switched off. */
+  active_process_count: number;
   last_tested: string | null;
   created_at: string;
   updated_at: string;
@@ -319,6 +323,8 @@ export interface PromptSummary {
   text_language_codes: string[];
   /** Processes (of any user) using the prompt. */
   process_count: number;
+  /** The active ones among them: they stop when the prompt is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -366,6 +372,8 @@ export interface Voice {
   provider_voice_id: string;
   is_active: boolean;
   process_count: number;
+  /** Active processes (of any user) using the voice: they stop when it is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -403,7 +411,16 @@ export type PublishMode = 'auto' | 'review';
 
 /** What a process lacks to run, as keys the client translates. */
 export type ProcessNeed =
-  'channel' | 'youtube_api' | 'prompt' | 'voice' | 'youtube_api_disabled' | 'prompt_inactive' | 'voice_inactive' | 'language';
+  | 'channel'
+  | 'channel_disabled'
+  | 'youtube_api'
+  | 'prompt'
+  | 'voice'
+  | 'youtube_api_disabled'
+  | 'channel_mismatch'
+  | 'prompt_inactive'
+  | 'voice_inactive'
+  | 'language';
 
 /** The seven steps of an execution, in order (the keys of EXECUTION_STEP_KEYS). */
 export type ExecutionStepKey =

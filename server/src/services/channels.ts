@@ -16,6 +16,8 @@ export interface ChannelDto {
   view_count: number | null;
   stats_updated_at: string | null;
   process_count: number;
+  /** Active processes using it: they stop when the channel is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -42,7 +44,7 @@ function cleanName(name: string | null | undefined): string | null {
   return trimmed ? trimmed.slice(0, 200) : null;
 }
 
-function toDto(row: ChannelRow, processCount: number): ChannelDto {
+function toDto(row: ChannelRow, processCount: number, activeProcessCount: number): ChannelDto {
   return {
     id: row.id,
     channel_id: row.channelId,
@@ -54,6 +56,7 @@ function toDto(row: ChannelRow, processCount: number): ChannelDto {
     view_count: row.viewCount,
     stats_updated_at: row.statsUpdatedAt?.toISOString() ?? null,
     process_count: processCount,
+    active_process_count: activeProcessCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -63,26 +66,28 @@ export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
   // Spelled out: in a one-table select Drizzle leaves column names unqualified, which inside the
   // subquery would resolve to the processes table.
   const processCount = sql<number>`(select count(*)::int from "processes" as p where p."channel_id" = "channels"."id")`;
+  /** The active ones among them: the processes that stop when the channel is switched off. */
+  const activeProcessCount = sql<number>`(select count(*)::int from "processes" as p where p."channel_id" = "channels"."id" and p."is_active")`;
 
   async function get(userId: string, id: string): Promise<ChannelDto> {
     const [row] = await db
-      .select({ channel: channels, processCount })
+      .select({ channel: channels, processCount, activeProcessCount })
       .from(channels)
       .where(and(eq(channels.id, id), eq(channels.userId, userId)));
     if (!row) throw notFound('channels.notFound');
-    return toDto(row.channel, row.processCount);
+    return toDto(row.channel, row.processCount, row.activeProcessCount);
   }
 
   async function list(userId: string, page: Page): Promise<{ channels: ChannelDto[]; total: number }> {
     const rows = await db
-      .select({ channel: channels, processCount })
+      .select({ channel: channels, processCount, activeProcessCount })
       .from(channels)
       .where(eq(channels.userId, userId))
       .orderBy(asc(channels.createdAt), asc(channels.id))
       .offset(page.skip)
       .limit(page.limit);
     const [total] = await db.select({ n: count() }).from(channels).where(eq(channels.userId, userId));
-    return { channels: rows.map((r) => toDto(r.channel, r.processCount)), total: total?.n ?? 0 };
+    return { channels: rows.map((r) => toDto(r.channel, r.processCount, r.activeProcessCount)), total: total?.n ?? 0 };
   }
 
   async function create(
@@ -98,7 +103,7 @@ export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
         .insert(channels)
         .values({ userId, channelId, name: cleanName(input.name), minViews, isActive: input.is_active ?? true })
         .returning();
-      return toDto(row!, 0);
+      return toDto(row!, 0, 0);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('channels.duplicate');
       throw error;

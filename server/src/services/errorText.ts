@@ -7,6 +7,8 @@ const NEED_KEYS: Record<ProcessNeed, MessageKey> = {
   channel: 'processes.need.channel',
   youtube_api: 'processes.need.youtube_api',
   youtube_api_disabled: 'processes.need.youtube_api_disabled',
+  channel_disabled: 'processes.need.channel_disabled',
+  channel_mismatch: 'processes.need.channel_mismatch',
   prompt: 'processes.need.prompt',
   prompt_inactive: 'processes.need.prompt_inactive',
   language: 'processes.need.language',

@@ -39,13 +39,16 @@ export const DEFAULT_PUBLICATION_TIME = '09:00';
 
 /**
  * What a process may lack to run, as keys the client translates: a deleted record (the column is
- * null), a disabled or inactive one, or a prompt without texts in the process's language. In this
- * order in `needs`.
+ * null), a disabled or inactive one, a YouTube API configuration of another YouTube channel than
+ * the process's (the video would land there), or a prompt without texts in the process's
+ * language. In this order in `needs`.
  */
 export const PROCESS_NEEDS = [
   'channel',
+  'channel_disabled',
   'youtube_api',
   'youtube_api_disabled',
+  'channel_mismatch',
   'prompt',
   'prompt_inactive',
   'language',
@@ -130,6 +133,8 @@ const NEED_LABEL: Record<ProcessNeed, MessageKey> = {
   channel: 'processes.need.channel',
   youtube_api: 'processes.need.youtube_api',
   youtube_api_disabled: 'processes.need.youtube_api_disabled',
+  channel_disabled: 'processes.need.channel_disabled',
+  channel_mismatch: 'processes.need.channel_mismatch',
   prompt: 'processes.need.prompt',
   prompt_inactive: 'processes.need.prompt_inactive',
   language: 'processes.need.language',
@@ -191,8 +196,11 @@ const joinedColumns = {
   /** The channel's name, or its platform id when unnamed. */
   channelName: sql<string | null>`coalesce(${channels.name}, ${channels.channelId})`,
   channelFound: sql<boolean>`(${channels.id} is not null)`,
+  channelActive: channels.isActive,
+  channelPlatformId: channels.channelId,
   youtubeApiName: youtubeApis.name,
   youtubeApiEnabled: youtubeApis.isEnabled,
+  youtubeApiChannelId: youtubeApis.channelId,
   promptName: prompts.name,
   promptActive: prompts.isActive,
   promptHasLanguage: sql<boolean>`(${promptLanguages.promptId} is not null)`,
@@ -228,8 +236,12 @@ type JoinedRow = Awaited<ReturnType<typeof joinedSelect>>[number];
 export function needsOf(row: JoinedRow): ProcessNeed[] {
   const needs: ProcessNeed[] = [];
   if (!row.channelFound) needs.push('channel');
+  else if (row.channelActive === false) needs.push('channel_disabled');
   if (row.youtubeApiEnabled === null) needs.push('youtube_api');
   else if (!row.youtubeApiEnabled) needs.push('youtube_api_disabled');
+  if (row.channelPlatformId !== null && row.youtubeApiChannelId !== null && row.channelPlatformId !== row.youtubeApiChannelId) {
+    needs.push('channel_mismatch');
+  }
   if (row.promptActive === null) needs.push('prompt');
   else {
     if (!row.promptActive) needs.push('prompt_inactive');
@@ -348,21 +360,33 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
 
   // The checks of the references: each answers a 422 with what to do when it fails.
 
-  async function checkChannel(runner: Runner, userId: string, id: string): Promise<void> {
+  /** Answers the channel's YouTube id. */
+  async function checkChannel(runner: Runner, userId: string, id: string): Promise<string> {
     const [found] = await runner
-      .select({ id: channels.id })
+      .select({ channelId: channels.channelId, isActive: channels.isActive })
       .from(channels)
       .where(and(eq(channels.id, id), eq(channels.userId, userId)));
     if (!found) throw unprocessable('processes.channelNotFound');
+    if (!found.isActive) throw unprocessable('processes.channelDisabled');
+    return found.channelId;
   }
 
-  async function checkYoutubeApi(runner: Runner, userId: string, id: string): Promise<void> {
+  /** Answers the YouTube id of the channel the configuration uploads to. */
+  async function checkYoutubeApi(runner: Runner, userId: string, id: string): Promise<string> {
     const [found] = await runner
-      .select({ isEnabled: youtubeApis.isEnabled })
+      .select({ isEnabled: youtubeApis.isEnabled, channelId: youtubeApis.channelId })
       .from(youtubeApis)
       .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
     if (!found) throw unprocessable('processes.youtubeApiNotFound');
     if (!found.isEnabled) throw unprocessable('processes.youtubeApiDisabled');
+    return found.channelId;
+  }
+
+  /** The configuration uploads to the process's channel, or the video would land on another one. */
+  function checkPair(channelYoutubeId: string, configYoutubeId: string): void {
+    if (channelYoutubeId !== configYoutubeId) {
+      throw unprocessable('processes.channelMismatch', { channel: channelYoutubeId, config: configYoutubeId });
+    }
   }
 
   async function checkPrompt(runner: Runner, id: string): Promise<void> {
@@ -384,6 +408,24 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     const [found] = await runner.select({ isActive: voices.isActive }).from(voices).where(eq(voices.id, id));
     if (!found) throw unprocessable('processes.voiceNotFound');
     if (!found.isActive) throw unprocessable('processes.voiceInactive');
+  }
+
+  async function youtubeIdOfChannel(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
+    if (!id) return undefined;
+    const [found] = await runner
+      .select({ channelId: channels.channelId })
+      .from(channels)
+      .where(and(eq(channels.id, id), eq(channels.userId, userId)));
+    return found?.channelId;
+  }
+
+  async function youtubeIdOfConfig(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
+    if (!id) return undefined;
+    const [found] = await runner
+      .select({ channelId: youtubeApis.channelId })
+      .from(youtubeApis)
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
+    return found?.channelId;
   }
 
   /** 422 listing, in the caller's language, what the process lacks. */
@@ -411,8 +453,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
       input.publication_time === undefined ? DEFAULT_PUBLICATION_TIME : parsePublicationTime(input.publication_time);
     const at = now();
     const id = await db.transaction(async (tx) => {
-      await checkChannel(tx, userId, channelId);
-      await checkYoutubeApi(tx, userId, youtubeApiId);
+      checkPair(await checkChannel(tx, userId, channelId), await checkYoutubeApi(tx, userId, youtubeApiId));
       await checkPrompt(tx, promptId);
       await checkPromptLanguage(tx, promptId, input.language, into);
       await checkVoice(tx, voiceId);
@@ -467,7 +508,13 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
   async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
     await db.transaction(async (tx) => {
       const [current] = await tx
-        .select({ promptId: processes.promptId, language: processes.language, isActive: processes.isActive })
+        .select({
+          promptId: processes.promptId,
+          language: processes.language,
+          isActive: processes.isActive,
+          channelId: processes.channelId,
+          youtubeApiId: processes.youtubeApiId,
+        })
         .from(processes)
         .where(byId(userId, id))
         .for('update');
@@ -475,15 +522,23 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
 
       const changes: Partial<typeof processes.$inferInsert> = {};
       if (input.name !== undefined) changes.name = parseName(input.name);
+      let channelYoutubeId: string | undefined;
+      let configYoutubeId: string | undefined;
       if (input.channel_id !== undefined) {
         const channelId = chosen(input.channel_id, 'processes.channelRequired');
-        await checkChannel(tx, userId, channelId);
+        channelYoutubeId = await checkChannel(tx, userId, channelId);
         changes.channelId = channelId;
       }
       if (input.youtube_api_id !== undefined) {
         const youtubeApiId = chosen(input.youtube_api_id, 'processes.youtubeApiRequired');
-        await checkYoutubeApi(tx, userId, youtubeApiId);
+        configYoutubeId = await checkYoutubeApi(tx, userId, youtubeApiId);
         changes.youtubeApiId = youtubeApiId;
+      }
+      // The pair is checked when either side is sent (the other as stored, when it still exists).
+      if (channelYoutubeId !== undefined || configYoutubeId !== undefined) {
+        channelYoutubeId ??= await youtubeIdOfChannel(tx, userId, current.channelId);
+        configYoutubeId ??= await youtubeIdOfConfig(tx, userId, current.youtubeApiId);
+        if (channelYoutubeId !== undefined && configYoutubeId !== undefined) checkPair(channelYoutubeId, configYoutubeId);
       }
       if (input.prompt_id !== undefined) {
         const promptId = chosen(input.prompt_id, 'processes.promptRequired');

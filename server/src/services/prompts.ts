@@ -70,6 +70,8 @@ export interface PromptSummaryDto {
   /** The languages with at least one text that is not blank: those a process can use. */
   text_language_codes: string[];
   process_count: number;
+  /** Active processes (of every user) using it: they stop when it is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -125,7 +127,12 @@ function hasTexts(row: LanguageRow): boolean {
   return Object.values(textsOf(row)).some((text) => text.trim() !== '');
 }
 
-function summaryDto(row: PromptRow, processCount: number, languages: LanguageRow[]): PromptSummaryDto {
+function summaryDto(
+  row: PromptRow,
+  processCount: number,
+  activeProcessCount: number,
+  languages: LanguageRow[],
+): PromptSummaryDto {
   return {
     id: row.id,
     user_id: row.userId,
@@ -136,6 +143,7 @@ function summaryDto(row: PromptRow, processCount: number, languages: LanguageRow
     language_codes: languages.map((l) => l.language),
     text_language_codes: languages.filter(hasTexts).map((l) => l.language),
     process_count: processCount,
+    active_process_count: activeProcessCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -183,6 +191,10 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   // unqualified "id" inside the subquery would be the process's id.
   const processCount =
     sql<number>`(select count(*)::int from "processes" where "processes"."prompt_id" = "prompts"."id")`.mapWith(Number);
+  const activeProcessCount =
+    sql<number>`(select count(*)::int from "processes" where "processes"."prompt_id" = "prompts"."id" and "processes"."is_active")`.mapWith(
+      Number,
+    );
 
   /** Language rows of these prompts, in display order. */
   async function languageRows(ids: string[]): Promise<LanguageRow[]> {
@@ -192,11 +204,14 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   }
 
   async function get(id: string): Promise<PromptDto> {
-    const [found] = await db.select({ prompt: prompts, processCount }).from(prompts).where(eq(prompts.id, id));
+    const [found] = await db
+      .select({ prompt: prompts, processCount, activeProcessCount })
+      .from(prompts)
+      .where(eq(prompts.id, id));
     if (!found) throw notFound('prompts.notFound');
     const rows = await languageRows([id]);
     return {
-      ...summaryDto(found.prompt, found.processCount, rows),
+      ...summaryDto(found.prompt, found.processCount, found.activeProcessCount, rows),
       content: found.prompt.content,
       languages: Object.fromEntries(rows.map((r) => [r.language, textsOf(r)])),
     };
@@ -206,7 +221,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   async function list(page: Page & { active_only?: boolean }): Promise<{ prompts: PromptSummaryDto[]; total: number }> {
     const where = page.active_only ? eq(prompts.isActive, true) : undefined;
     const rows = await db
-      .select({ prompt: prompts, processCount })
+      .select({ prompt: prompts, processCount, activeProcessCount })
       .from(prompts)
       .where(where)
       .orderBy(desc(prompts.updatedAt), desc(prompts.createdAt), asc(prompts.id))
@@ -218,7 +233,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
       languagesOf.set(row.promptId, [...(languagesOf.get(row.promptId) ?? []), row]);
     }
     return {
-      prompts: rows.map((r) => summaryDto(r.prompt, r.processCount, languagesOf.get(r.prompt.id) ?? [])),
+      prompts: rows.map((r) => summaryDto(r.prompt, r.processCount, r.activeProcessCount, languagesOf.get(r.prompt.id) ?? [])),
       total: total?.n ?? 0,
     };
   }

@@ -33,6 +33,8 @@ export interface VoiceDto {
   provider_voice_id: string;
   is_active: boolean;
   process_count: number;
+  /** Active processes (of every user) using it: they stop when the voice is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -76,7 +78,7 @@ const DESCRIPTION_MAX = 2000;
 const OTHER_VOICE_ID = /^[A-Za-z0-9._+-]{1,100}$/;
 const SAMPLE_TIMEOUT_MS = 20_000;
 
-function toDto(row: VoiceRow, processCount: number): VoiceDto {
+function toDto(row: VoiceRow, processCount: number, activeProcessCount: number): VoiceDto {
   return {
     id: row.id,
     name: row.name,
@@ -89,6 +91,7 @@ function toDto(row: VoiceRow, processCount: number): VoiceDto {
     provider_voice_id: row.providerVoiceId,
     is_active: row.isActive,
     process_count: processCount,
+    active_process_count: activeProcessCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -179,6 +182,11 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
   const processCount = sql<number>`(select count(*)::int from "processes" where "processes"."voice_id" = "voices"."id")`.mapWith(
     Number,
   );
+  /** The active ones among them (of every user): the processes that stop when the voice is switched off. */
+  const activeProcessCount =
+    sql<number>`(select count(*)::int from "processes" where "processes"."voice_id" = "voices"."id" and "processes"."is_active")`.mapWith(
+      Number,
+    );
   /** Samples being spoken right now, so concurrent requests share one synthesis. */
   const speaking = new Map<string, Promise<void>>();
 
@@ -190,23 +198,23 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
   }
 
   async function get(id: string): Promise<VoiceDto> {
-    const [found] = await db.select({ voice: voices, processCount }).from(voices).where(eq(voices.id, id));
+    const [found] = await db.select({ voice: voices, processCount, activeProcessCount }).from(voices).where(eq(voices.id, id));
     if (!found) throw notFound('voices.notFound');
-    return toDto(found.voice, found.processCount);
+    return toDto(found.voice, found.processCount, found.activeProcessCount);
   }
 
   /** Every voice (or only active ones), oldest first, so the gallery keeps its order. */
   async function list(page: Page & { active_only?: boolean }): Promise<{ voices: VoiceDto[]; total: number }> {
     const where = page.active_only ? eq(voices.isActive, true) : undefined;
     const rows = await db
-      .select({ voice: voices, processCount })
+      .select({ voice: voices, processCount, activeProcessCount })
       .from(voices)
       .where(where)
       .orderBy(asc(voices.createdAt), asc(voices.id))
       .offset(page.skip)
       .limit(page.limit);
     const [total] = await db.select({ n: count() }).from(voices).where(where);
-    return { voices: rows.map((r) => toDto(r.voice, r.processCount)), total: total?.n ?? 0 };
+    return { voices: rows.map((r) => toDto(r.voice, r.processCount, r.activeProcessCount)), total: total?.n ?? 0 };
   }
 
   async function create(userId: string, input: VoiceInput): Promise<VoiceDto> {

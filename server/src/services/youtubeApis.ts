@@ -1,6 +1,6 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { youtubeApis } from '../db/schema';
+import { processes, youtubeApis } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import type { MessageKey, MessageParams } from '../messages';
 import { maskSecret, type SecretBox } from '../lib/secrets';
@@ -25,6 +25,8 @@ export interface YoutubeApiDto {
   is_enabled: boolean;
   is_connected: boolean;
   last_tested: string | null;
+  /** Active processes using it: they stop when it is switched off. */
+  active_process_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -84,7 +86,22 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
   const { db, now, secrets } = deps;
   const redirectUri = `${deps.publicUrl}/api/v1/youtube-auth/callback`;
 
-  function toDto(row: Row): YoutubeApiDto {
+  /** Active processes per configuration, for these ids. */
+  async function activeCounts(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .select({ id: processes.youtubeApiId, n: count() })
+      .from(processes)
+      .where(and(inArray(processes.youtubeApiId, ids), eq(processes.isActive, true)))
+      .groupBy(processes.youtubeApiId);
+    return new Map(rows.map((row) => [row.id ?? '', row.n]));
+  }
+
+  async function answer(row: Row): Promise<YoutubeApiDto> {
+    return toDto(row, (await activeCounts([row.id])).get(row.id) ?? 0);
+  }
+
+  function toDto(row: Row, activeProcessCount: number): YoutubeApiDto {
     const apiKey = secrets.tryOpen(row.apiKeyEnc) ?? null;
     const clientSecret = secrets.tryOpen(row.clientSecretEnc);
     const unreadable =
@@ -106,6 +123,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
       is_enabled: row.isEnabled,
       is_connected: row.isConnected,
       last_tested: row.lastTested?.toISOString() ?? null,
+      active_process_count: activeProcessCount,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };
@@ -132,11 +150,16 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
       .offset(page.skip)
       .limit(page.limit);
     const [total] = await db.select({ n: count() }).from(youtubeApis).where(where);
-    return { youtube_apis: rows.map(toDto), total: total?.n ?? 0, oauth_redirect_uri: redirectUri };
+    const counts = await activeCounts(rows.map((row) => row.id));
+    return {
+      youtube_apis: rows.map((row) => toDto(row, counts.get(row.id) ?? 0)),
+      total: total?.n ?? 0,
+      oauth_redirect_uri: redirectUri,
+    };
   }
 
   async function get(userId: string, id: string): Promise<YoutubeApiDto> {
-    return toDto(await findRow(userId, id));
+    return answer(await findRow(userId, id));
   }
 
   function required(input: { name?: string; channel_id?: string; client_id?: string; client_secret?: string }) {
@@ -170,7 +193,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
         .returning();
       return inserted!;
     });
-    return toDto(row);
+    return answer(row);
   }
 
   async function update(userId: string, id: string, input: UpdateInput): Promise<YoutubeApiDto> {
@@ -206,7 +229,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
       .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
       .returning();
     if (!row) throw notFound('youtubeApis.notFound');
-    return toDto(row);
+    return answer(row);
   }
 
   async function toggle(userId: string, id: string): Promise<YoutubeApiDto> {
@@ -216,7 +239,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
       .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)))
       .returning();
     if (!row) throw notFound('youtubeApis.notFound');
-    return toDto(row);
+    return answer(row);
   }
 
   /** Makes this configuration the user's only active one. */
@@ -236,7 +259,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
       return updated;
     });
     if (!row) throw notFound('youtubeApis.notFound');
-    return toDto(row);
+    return answer(row);
   }
 
   /** Deletes; when it was the active one, the oldest remaining becomes active. */

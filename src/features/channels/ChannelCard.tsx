@@ -7,10 +7,12 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useToggleChannelMutation, type Channel } from '../../api';
 import { useLocale } from '../../components';
 import { StatusChip } from '../../components/StatusChip';
+import { SwitchOffDialog, stopsProcesses } from '../../components/SwitchOffDialog';
 import { formatCount } from '../../lib/numbers';
 import { channelLabel } from './schemas';
 import { DIMMED_OPACITY } from '../../components/dimmed';
@@ -32,6 +34,8 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
   const name = channelLabel(channel);
   const active = channel.is_active;
 
+  const [confirming, setConfirming] = useState(false);
+
   const toggle = async () => {
     try {
       const updated = await toggleChannel(channel.id).unwrap();
@@ -39,8 +43,12 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
     } catch (error) {
       console.error('Failed to toggle channel', error);
       onToggled('error', t('messages.toggleFailed'));
+    } finally {
+      setConfirming(false);
     }
   };
+  // Switching off a channel that active processes use asks first: they stop with it.
+  const onToggle = () => (stopsProcesses(active, channel.active_process_count) ? setConfirming(true) : void toggle());
 
   const facts: [string, string][] = [
     [t('card.minViews'), formatCount(channel.min_views, locale)],
@@ -78,7 +86,7 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, borderTop: 1, borderColor: 'divider', pt: 1 }}>
         <Tooltip title={toggleLabel} describeChild>
           <span>
-            <IconButton aria-label={toggleLabel} onClick={toggle} disabled={toggling} color={active ? 'success' : 'default'}>
+            <IconButton aria-label={toggleLabel} onClick={onToggle} disabled={toggling} color={active ? 'success' : 'default'}>
               {active ? <ToggleOn /> : <ToggleOff />}
             </IconButton>
           </span>
@@ -94,6 +102,13 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
           </IconButton>
         </Tooltip>
       </Box>
+      <SwitchOffDialog
+        open={confirming}
+        name={name}
+        count={channel.active_process_count}
+        onConfirm={toggle}
+        onClose={() => setConfirming(false)}
+      />
     </Paper>
   );
 }

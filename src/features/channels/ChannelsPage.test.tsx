@@ -185,6 +185,32 @@ describe('ChannelsPage', () => {
     expect(server.calls('PUT /channels/ch-1')[0].body).toEqual({ name: 'Renamed', min_views: 50 });
   });
 
+  it('says how many of how many it shows past 100 channels, and pages through them', async () => {
+    const many = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) =>
+        channelFixture({ id: `ch-${from + index}`, name: `Channel ${from + index}`, channel_id: `UC${from + index}` }),
+      );
+    const { user, server } = renderChannels({
+      'GET /channels/': (request) =>
+        request.url.searchParams.get('skip') === '100'
+          ? reply(200, { channels: many(101, 40), total: 140 })
+          : reply(200, { channels: many(1, 100), total: 140 }),
+    });
+    await screen.findByRole('article', { name: 'Channel 1' });
+    const pager = screen.getByRole('navigation', { name: 'Pages of the list' });
+    expect(within(pager).getByText('1–100 of 140')).toBeInTheDocument();
+    expect(within(pager).getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+    await user.click(within(pager).getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('article', { name: 'Channel 140' })).toBeInTheDocument();
+    expect(within(pager).getByText('101–140 of 140')).toBeInTheDocument();
+    expect(within(pager).getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(Object.fromEntries(server.calls('GET /channels/').at(-1)!.url.searchParams)).toMatchObject({
+      skip: '100',
+      limit: '100',
+    });
+  });
+
   it('toggles a channel', async () => {
     const { user, server } = renderChannels({
       'GET /channels/': list(main),
@@ -196,6 +222,39 @@ describe('ChannelsPage', () => {
 
     expect(await screen.findByText('Channel “Main channel” disabled')).toBeInTheDocument();
     expect(server.calls('PUT /channels/ch-1/toggle')).toHaveLength(1);
+  });
+
+  it('asks before switching off a channel that active processes use, saying how many stop (en and pt)', async () => {
+    const busy = { ...main, active_process_count: 2 };
+    const { user, server } = renderChannels({
+      'GET /channels/': list(busy),
+      'PUT /channels/ch-1/toggle': reply(200, { ...busy, is_active: false }),
+    });
+    await screen.findByRole('article', { name: 'Main channel' });
+
+    await user.click(screen.getByRole('button', { name: 'Disable Main channel' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Switch off “Main channel”?' });
+    expect(
+      within(confirm).getByText(
+        '2 active processes use it. They will stop running until this is switched on again or they use another.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.calls('PUT /channels/ch-1/toggle')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Disable Main channel' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Switch off' }));
+    expect(await screen.findByText('Channel “Main channel” disabled')).toBeInTheDocument();
+    expect(server.calls('PUT /channels/ch-1/toggle')).toHaveLength(1);
+  });
+
+  it('says in Portuguese how many processes stop', async () => {
+    const { user } = renderChannels({ 'GET /channels/': list({ ...main, active_process_count: 1 }) }, 'pt');
+    await screen.findByRole('article', { name: 'Main channel' });
+    await user.click(screen.getByRole('button', { name: /Desativar Main channel/ }));
+    const confirm = await screen.findByRole('dialog', { name: 'Desativar “Main channel”?' });
+    expect(within(confirm).getByText(/^1 processo ativo usa este item/)).toBeInTheDocument();
   });
 
   it('removes a channel after a confirmation that names it', async () => {

@@ -12,13 +12,15 @@ import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
 import { ChannelCard } from './ChannelCard';
 import { ChannelDialog } from './ChannelDialog';
 import { channelLabel } from './schemas';
+import { ListPager, useListPage } from '../../components/ListPager';
 
 type DialogState = { mode: 'create' } | { mode: 'edit'; channel: Channel } | null;
 
 /** /channels: the user's YouTube channels as cards, with connect, edit, toggle and remove. */
 export default function ChannelsPage() {
   const { t } = useTranslation(['channels', 'common']);
-  const { data, error, isLoading, isError, isFetching, refetch } = useListChannelsQuery();
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useListChannelsQuery(pageArgs);
   const [deleteChannel] = useDeleteChannelMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [removing, setRemoving] = useState<Channel | null>(null);
@@ -98,6 +100,7 @@ export default function ChannelsPage() {
         }
       />
       {content}
+      {data && !isError && <ListPager page={page} shown={channels.length} total={data.total} onPage={setPage} />}
       {dialog && (
         <ChannelDialog
           channel={dialog.mode === 'edit' ? dialog.channel : undefined}

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { STATS_REFRESH_SETTLE_MS, type Publication } from '../../api';
+import { HISTORY_ROWS_KEY } from './useHistoryQuery';
 import {
   deferred,
   mockApi,
@@ -59,12 +60,18 @@ function page(publications: Publication[], total = publications.length) {
   return reply(200, { publications, total });
 }
 
-function renderHistory(handlers: Record<string, MockHandler>, { path = '/history', language = 'en' as 'en' | 'pt' } = {}) {
+/** `rows`: the page size remembered from an earlier visit (these tests page by 25; null: never chosen). */
+function renderHistory(
+  handlers: Record<string, MockHandler>,
+  { path = '/history', language = 'en' as 'en' | 'pt', rows = 25 as number | null } = {},
+) {
   const server = mockApi({
     'GET /auth/me': reply(200, testUser),
     'GET /publications/stats': reply(200, stats),
     ...handlers,
   });
+  if (rows === null) window.localStorage.removeItem(HISTORY_ROWS_KEY);
+  else window.localStorage.setItem(HISTORY_ROWS_KEY, String(rows));
   const rendered = renderApp(path, { preloadedState: { ...signedInState, preferences: { language } } });
   return { server, ...rendered };
 }
@@ -358,9 +365,18 @@ describe('HistoryPage: paging', () => {
 
     await choose(user, 'Rows per page:', '50');
     await waitFor(() => expect(lastList(server)).toEqual({ skip: '0', limit: '50' }));
-    expect(testLocation().search).toBe('?rows=50');
+    // The choice is remembered (the next visit pages by 50), so the address needs no `rows`.
+    expect(testLocation().search).toBe('');
+    expect(window.localStorage.getItem(HISTORY_ROWS_KEY)).toBe('50');
     await user.click(screen.getByRole('combobox', { name: 'Rows per page:' }));
     expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['25', '50', '100']);
+  });
+
+  it('pages by the spec’s 100 rows until the user chooses another size', async () => {
+    const { server } = renderHistory({ 'GET /publications/': page([attic], 1) }, { rows: null });
+    expect(await screen.findByRole('row', { name: 'The secret in the attic' })).toBeInTheDocument();
+    expect(lastList(server)).toEqual({ skip: '0', limit: '100' });
+    expect(screen.getByRole('combobox', { name: 'Rows per page:' })).toHaveTextContent('100');
   });
 
   it('goes to the last page when the page asked for is past the end', async () => {

@@ -19,10 +19,18 @@ describe('history filters in the address', () => {
 
   it('writes only what differs from the defaults, and reads back the same', () => {
     expect(writeQuery(DEFAULT_QUERY).toString()).toBe('');
-    const query = { search: 'noite de verão', status: 'processing', period: 7, page: 1, rowsPerPage: 100 } as const;
+    const query = { search: 'noite de verão', status: 'processing', period: 7, page: 1, rowsPerPage: 50 } as const;
     const params = writeQuery(query);
-    expect(params.toString()).toBe('search=noite+de+ver%C3%A3o&status=processing&period=7&page=2&rows=100');
+    expect(params.toString()).toBe('search=noite+de+ver%C3%A3o&status=processing&period=7&page=2&rows=50');
     expect(readQuery(params)).toEqual(query);
+  });
+
+  it('pages 100 rows by default, or the size the user chose last', () => {
+    expect(DEFAULT_QUERY.rowsPerPage).toBe(100);
+    expect(readQuery(new URLSearchParams(''), 25).rowsPerPage).toBe(25);
+    expect(readQuery(new URLSearchParams('rows=50'), 25).rowsPerPage).toBe(50);
+    expect(writeQuery({ ...DEFAULT_QUERY, rowsPerPage: 25 }, 25).toString()).toBe('');
+    expect(writeQuery({ ...DEFAULT_QUERY, rowsPerPage: 100 }, 25).toString()).toBe('rows=100');
   });
 
   it('sends only the filters that are set', () => {

@@ -13,9 +13,15 @@ export const PUBLICATION_STATUSES = [
   'failed',
 ] as const satisfies readonly PublicationStatus[];
 
-/** TablePagination's choices; the first is the default. */
+/** TablePagination's choices. */
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100] as const;
-export const DEFAULT_ROWS_PER_PAGE = ROWS_PER_PAGE_OPTIONS[0];
+/** The spec's page of 100 rows, until the user picks another size (remembered in the preferences). */
+export const DEFAULT_ROWS_PER_PAGE = 100;
+
+/** Whether a number is one of the page sizes offered. */
+export function isRowsPerPage(value: unknown): value is number {
+  return (ROWS_PER_PAGE_OPTIONS as readonly unknown[]).includes(value);
+}
 
 /** The search is sent this long after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -51,9 +57,9 @@ function toPeriod(value: string | null): PublicationDateRange | null {
   return (HISTORY_PERIODS_DAYS as readonly number[]).includes(days) ? (days as PublicationDateRange) : null;
 }
 
-function toRowsPerPage(value: string | null): number {
+function toRowsPerPage(value: string | null, fallback: number): number {
   const rows = Number(value);
-  return (ROWS_PER_PAGE_OPTIONS as readonly number[]).includes(rows) ? rows : DEFAULT_ROWS_PER_PAGE;
+  return isRowsPerPage(rows) ? rows : fallback;
 }
 
 function toPage(value: string | null): number {
@@ -61,25 +67,28 @@ function toPage(value: string | null): number {
   return Number.isInteger(page) && page >= 1 ? page - 1 : 0;
 }
 
-/** What the address says, with every unknown or missing value at its default. */
-export function readQuery(params: URLSearchParams): HistoryQuery {
+/**
+ * What the address says, with every unknown or missing value at its default (`defaultRows`: the
+ * page size the user chose last, else the spec's 100).
+ */
+export function readQuery(params: URLSearchParams, defaultRows: number = DEFAULT_ROWS_PER_PAGE): HistoryQuery {
   return {
     search: (params.get('search') ?? '').trim().slice(0, SEARCH_MAX_LENGTH),
     status: isStatus(params.get('status')) ? (params.get('status') as PublicationStatus) : '',
     period: toPeriod(params.get('period')),
     page: toPage(params.get('page')),
-    rowsPerPage: toRowsPerPage(params.get('rows')),
+    rowsPerPage: toRowsPerPage(params.get('rows'), defaultRows),
   };
 }
 
 /** The address of `query`, defaults left out. */
-export function writeQuery(query: HistoryQuery): URLSearchParams {
+export function writeQuery(query: HistoryQuery, defaultRows: number = DEFAULT_ROWS_PER_PAGE): URLSearchParams {
   const params = new URLSearchParams();
   if (query.search) params.set('search', query.search);
   if (query.status) params.set('status', query.status);
   if (query.period !== null) params.set('period', String(query.period));
   if (query.page > 0) params.set('page', String(query.page + 1));
-  if (query.rowsPerPage !== DEFAULT_ROWS_PER_PAGE) params.set('rows', String(query.rowsPerPage));
+  if (query.rowsPerPage !== defaultRows) params.set('rows', String(query.rowsPerPage));
   return params;
 }
 

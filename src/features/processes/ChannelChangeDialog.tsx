@@ -1,18 +1,22 @@
 import { yupResolver } from '@hookform/resolvers/yup';
+import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { object, string } from 'yup';
-import { errorDetail, useListChannelsQuery, useUpdateProcessMutation, type Process } from '../../api';
+import { errorDetail, useListChannelsQuery, useListYoutubeApisQuery, useUpdateProcessMutation, type Process } from '../../api';
 import { FormErrorAlert, SERVER_ERROR, type ValidationKey } from '../../components';
 import { FormDialog } from '../../components/FormDialog';
 import { SelectInput, type SelectOption } from '../../components/SelectInput';
+import { configsFor, preferredConfig } from './configs';
 
 const required: ValidationKey = 'validation.required';
-const schema = object({ channel_id: string().required(required) });
+const schema = object({ channel_id: string().required(required), youtube_api_id: string().required(required) });
 
 interface ChannelFormValues {
   channel_id: string;
+  youtube_api_id: string;
 }
 
 export interface ChannelChangeDialogProps {
@@ -22,35 +26,66 @@ export interface ChannelChangeDialogProps {
   onSaved: (message: string) => void;
 }
 
-/** Moves a process to another of the user's channels: only `channel_id` is sent. */
+/**
+ * Moves a process to another of the user's enabled channels, with an API configuration of that
+ * channel (the video goes where the configuration uploads, so the two move together).
+ */
 export function ChannelChangeDialog({ process, onClose, onSaved }: ChannelChangeDialogProps) {
   const { t } = useTranslation(['processes', 'common']);
   const { data } = useListChannelsQuery();
+  const { data: youtubeApiList } = useListYoutubeApisQuery();
   const [updateProcess] = useUpdateProcessMutation();
   const {
     control,
     handleSubmit,
     setError,
     clearErrors,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
-  } = useForm<ChannelFormValues>({ resolver: yupResolver(schema), defaultValues: { channel_id: process.channel_id ?? '' } });
-
-  const options: SelectOption[] = (data?.channels ?? []).map((channel) => {
-    const name = channel.name?.trim() || channel.channel_id;
-    return { value: channel.id, label: channel.is_active ? name : t('form.disabledOption', { name }) };
+  } = useForm<ChannelFormValues>({
+    resolver: yupResolver(schema),
+    defaultValues: { channel_id: process.channel_id ?? '', youtube_api_id: process.youtube_api_id ?? '' },
   });
+  const channelId = useWatch({ control, name: 'channel_id' });
+
+  const channels = data?.channels ?? [];
+  const options: SelectOption[] = channels
+    .filter((channel) => channel.is_active || channel.id === process.channel_id)
+    .map((channel) => {
+      const name = channel.name?.trim() || channel.channel_id;
+      return { value: channel.id, label: channel.is_active ? name : t('form.disabledOption', { name }) };
+    });
   if (process.channel_id && !options.some((option) => option.value === process.channel_id)) {
     options.unshift({ value: process.channel_id, label: process.channel_name ?? process.channel_id });
   }
+  const channel = channels.find((candidate) => candidate.id === channelId);
+  const matching = configsFor(youtubeApiList?.youtube_apis ?? [], channel?.channel_id);
+  const configOptions: SelectOption[] = matching.map((config) => ({ value: config.id, label: config.name }));
+  // The chosen configuration shows until it is replaced by one of the channel's own (the switch below).
+  const chosenId = useWatch({ control, name: 'youtube_api_id' });
+  if (chosenId && !configOptions.some((option) => option.value === chosenId)) {
+    const chosen = youtubeApiList?.youtube_apis.find((config) => config.id === chosenId);
+    const name = chosen?.name ?? process.youtube_api_name ?? chosenId;
+    configOptions.unshift({ value: chosenId, label: youtubeApiList ? t('form.otherChannelOption', { name }) : name });
+  }
 
-  const onSubmit = async ({ channel_id }: ChannelFormValues) => {
+  // A channel the chosen configuration does not upload to switches to one of its own configurations.
+  const matchingKey = matching.map((config) => config.id).join(',');
+  useEffect(() => {
+    if (!youtubeApiList || matching.some((config) => config.id === getValues('youtube_api_id'))) return;
+    setValue('youtube_api_id', preferredConfig(matching)?.id ?? '');
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- matchingKey stands for the list
+  }, [matchingKey, youtubeApiList, getValues, setValue]);
+
+  const onSubmit = async ({ channel_id, youtube_api_id }: ChannelFormValues) => {
     clearErrors(SERVER_ERROR);
-    if (channel_id === process.channel_id) {
+    if (channel_id === process.channel_id && youtube_api_id === process.youtube_api_id) {
       onClose();
       return;
     }
     try {
-      const saved = await updateProcess({ id: process.id, channel_id }).unwrap();
+      const saved = await updateProcess({ id: process.id, channel_id, youtube_api_id }).unwrap();
       onSaved(t('messages.channelChanged', { name: saved.name }));
     } catch (error) {
       console.error('Failed to change the channel of the process', error);
@@ -79,6 +114,20 @@ export function ChannelChangeDialog({ process, onClose, onSaved }: ChannelChange
         options={options}
         helperText={data && options.length === 0 ? t('form.noChannels') : undefined}
       />
+      <Box sx={{ mt: 2.5 }}>
+        <SelectInput<ChannelFormValues>
+          name="youtube_api_id"
+          control={control}
+          label={t('form.youtubeApi')}
+          required
+          options={configOptions}
+          helperText={
+            youtubeApiList && channel && configOptions.length === 0
+              ? t('form.noYoutubeApisForChannel', { channel: channel.name?.trim() || channel.channel_id })
+              : undefined
+          }
+        />
+      </Box>
     </FormDialog>
   );
 }

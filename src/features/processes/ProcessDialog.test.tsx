@@ -96,7 +96,8 @@ describe('ProcessDialog: create', () => {
   it('offers only enabled configurations, active prompts and active voices, and the prompt’s languages', async () => {
     const { user, dialog } = await openCreate({});
 
-    expect(await optionsOf(user, dialog, /^Channel/)).toEqual(['Main channel', 'UCsecond (disabled)']);
+    // A disabled channel is not offered: the server refuses it.
+    expect(await optionsOf(user, dialog, /^Channel/)).toEqual(['Main channel']);
     expect(await optionsOf(user, dialog, /^API configuration/)).toEqual(['Main OAuth', 'Spare OAuth']);
     expect(await optionsOf(user, dialog, /^Prompt/)).toEqual(['Family secrets', 'English only']);
     expect(await optionsOf(user, dialog, /^Voice/)).toEqual(['Ana Narradora', 'John Reader']);
@@ -106,6 +107,40 @@ describe('ProcessDialog: create', () => {
     await choose(user, dialog, /^Prompt/, 'English only');
     expect(within(dialog).getByRole('combobox', { name: /^Language/ })).toHaveTextContent('English');
     expect(await optionsOf(user, dialog, /^Language/)).toEqual(['English']);
+  });
+
+  it('offers only the configurations that upload to the chosen channel, and switches to one of them', async () => {
+    const second = channelFixture({ id: 'ch-3', channel_id: 'UCthird', name: 'Third channel' });
+    const thirdsConfig = youtubeApiFixture({ id: 'yt-4', name: 'Third OAuth', channel_id: 'UCthird', is_active: false });
+    const { user, dialog } = await openCreate({
+      'GET /channels/': reply(200, { channels: [...channels, second], total: 3 }),
+      'GET /youtube-apis/': reply(200, youtubeApiList([...configs, thirdsConfig])),
+    });
+
+    await choose(user, dialog, /^Channel/, 'Third channel');
+    const config = within(dialog).getByRole('combobox', { name: /^API configuration/ });
+    await waitFor(() => expect(config).toHaveTextContent('Third OAuth'));
+    expect(await optionsOf(user, dialog, /^API configuration/)).toEqual(['Third OAuth']);
+
+    await choose(user, dialog, /^Channel/, 'Main channel');
+    await waitFor(() => expect(config).toHaveTextContent('Main OAuth'));
+    expect(await optionsOf(user, dialog, /^API configuration/)).toEqual(['Main OAuth', 'Spare OAuth']);
+  });
+
+  it('says when no configuration uploads to the chosen channel', async () => {
+    const lonely = channelFixture({ id: 'ch-4', channel_id: 'UClonely', name: 'Lonely channel' });
+    const { user, dialog } = await openCreate(
+      {
+        'GET /channels/': reply(200, { channels: [...channels, lonely], total: 3 }),
+      },
+      'pt',
+    );
+    await choose(user, dialog, /^Canal/, 'Lonely channel');
+    expect(
+      await within(dialog).findByText(
+        'Nenhuma configuração de API ativada envia para Lonely channel: adicione uma para este canal em Configurações.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('creates a process with every field and closes with a success message', async () => {

@@ -26,6 +26,7 @@ import { SelectInput, type SelectOption } from '../../components/SelectInput';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { LANGUAGES } from '../../lib/language';
 import { sampleUrlOf } from '../../lib/playback';
+import { configsFor, preferredConfig } from './configs';
 import { PublishModeField } from './PublishModeField';
 import { TimeInput } from './TimeInput';
 import { createBody, formValuesOf, processSchema, updateBody, type ProcessFormValues } from './schema';
@@ -52,13 +53,13 @@ function optionsOf<R extends Row>(
   rows: readonly R[],
   usable: (row: R) => boolean,
   current: { id: string | null; name: string | null } | undefined,
-  unusableLabel: (name: string) => string,
+  unusableLabel: (name: string, row: R) => string,
 ): SelectOption[] {
   const options: SelectOption[] = rows.filter(usable).map((row) => ({ value: row.id, label: row.name }));
   if (current?.id && !options.some((option) => option.value === current.id)) {
     const row = rows.find((candidate) => candidate.id === current.id);
     const name = row?.name ?? current.name ?? current.id;
-    options.unshift({ value: current.id, label: row ? unusableLabel(name) : name });
+    options.unshift({ value: current.id, label: row ? unusableLabel(name, row) : name });
   }
   return options;
 }
@@ -108,9 +109,9 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     getValues,
     formState: { errors, isSubmitting },
   } = useForm<ProcessFormValues>({ resolver: yupResolver(schema), defaultValues: initial });
-  const [promptId, voiceId, language, publishMode] = useWatch({
+  const [channelId, youtubeApiId, promptId, voiceId, language, publishMode] = useWatch({
     control,
-    name: ['prompt_id', 'voice_id', 'language', 'publish_mode'],
+    name: ['channel_id', 'youtube_api_id', 'prompt_id', 'voice_id', 'language', 'publish_mode'],
   });
 
   const channels = useMemo(
@@ -123,19 +124,35 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
 
   const inactive = (name: string) => t('form.inactiveOption', { name });
   const disabled = (name: string) => t('form.disabledOption', { name });
-  const channelOptions = channels.map((channel) => ({
-    value: channel.id,
-    label: channel.is_active ? channel.name : disabled(channel.name),
-  }));
-  if (process?.channel_id && !channelOptions.some((option) => option.value === process.channel_id)) {
-    channelOptions.unshift({ value: process.channel_id, label: process.channel_name ?? process.channel_id });
-  }
+  // Only enabled channels, and only configurations that upload to the chosen channel (the server
+  // refuses a disabled channel and a configuration of another YouTube channel).
+  const channelOptions = optionsOf(
+    channels,
+    (channel) => channel.is_active,
+    process && { id: process.channel_id, name: process.channel_name },
+    disabled,
+  );
+  const channel = channels.find((candidate) => candidate.id === channelId);
+  const matching = configsFor(youtubeApis, channel?.channel_id);
   const youtubeApiOptions = optionsOf(
-    youtubeApis,
-    (config) => config.is_enabled,
+    matching,
+    () => true,
     process && { id: process.youtube_api_id, name: process.youtube_api_name },
     disabled,
   );
+  // The stored (or just chosen) configuration stays in the list even when it no longer fits, and
+  // says why, until the user (or the switch below) picks one of the channel's own.
+  for (const id of new Set([process?.youtube_api_id, youtubeApiId])) {
+    const current = youtubeApis.find((config) => config.id === id);
+    if (!current || matching.includes(current)) continue;
+    const option = {
+      value: current.id,
+      label: current.is_enabled ? t('form.otherChannelOption', { name: current.name }) : disabled(current.name),
+    };
+    const at = youtubeApiOptions.findIndex((candidate) => candidate.value === current.id);
+    if (at >= 0) youtubeApiOptions[at] = option;
+    else youtubeApiOptions.unshift(option);
+  }
   const promptOptions = optionsOf(
     prompts,
     (prompt) => prompt.is_active,
@@ -171,12 +188,20 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     if (!available.includes(getValues('language'))) setValue('language', available[0] ?? '', { shouldDirty: true });
   }, [prompt, languageKey, getValues, setValue]);
 
-  // A new process starts with the active API configuration (the one processes use by default).
+  // A new process starts with the active API configuration (the one processes use by default); a
+  // newly chosen channel switches to a configuration of that channel when the chosen one is not.
+  const matchingKey = matching.map((config) => config.id).join(',');
+  const seenChannel = useRef(initial.channel_id);
   useEffect(() => {
-    if (editing || getValues('youtube_api_id')) return;
-    const preferred = youtubeApis.find((config) => config.is_enabled && config.is_active);
-    if (preferred) setValue('youtube_api_id', preferred.id);
-  }, [editing, youtubeApis, getValues, setValue]);
+    const chosen = getValues('youtube_api_id');
+    const fits = matching.some((config) => config.id === chosen);
+    const channelChanged = seenChannel.current !== channelId;
+    seenChannel.current = channelId;
+    // An edited process keeps its stored configuration until the user picks another channel.
+    if (fits || (editing && !channelChanged)) return;
+    setValue('youtube_api_id', preferredConfig(matching)?.id ?? '', { shouldDirty: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- matchingKey stands for the list
+  }, [editing, channelId, matchingKey, getValues, setValue]);
 
   const voice = voices.find((candidate) => candidate.id === voiceId);
   const playing = voice !== undefined && playingId === voice.id;
@@ -240,7 +265,13 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
             label={t('form.youtubeApi')}
             required
             options={youtubeApiOptions}
-            helperText={youtubeApiList && youtubeApiOptions.length === 0 ? t('form.noYoutubeApis') : undefined}
+            helperText={
+              youtubeApiList && youtubeApiOptions.length === 0
+                ? channel
+                  ? t('form.noYoutubeApisForChannel', { channel: channel.name })
+                  : t('form.noYoutubeApis')
+                : undefined
+            }
           />
           <SelectInput<ProcessFormValues>
             name="prompt_id"

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { deferred, never as pending, reply } from '../../testing';
+import { channelFixture, deferred, never as pending, reply, youtubeApiFixture, youtubeApiList } from '../../testing';
 import { formatDate } from '../../lib/dates';
 import { daysBefore, processFixture, processList, renderProcesses } from './testing';
 
@@ -190,6 +190,16 @@ describe('ProcessesPage: the list', () => {
     expect(within(card).getByText('Channel').nextElementSibling).toHaveTextContent('—');
   });
 
+  it('says when its channel is disabled or its configuration uploads to another channel (en and pt)', async () => {
+    const stopped = processFixture({ id: 'p-8', name: 'Stopped one', needs: ['channel_disabled', 'channel_mismatch'] });
+    renderProcesses({ 'GET /processes/': processList(stopped) }, { language: 'pt' });
+
+    const card = await screen.findByRole('article', { name: 'Stopped one' });
+    expect(
+      within(card).getByText(/o canal está desativado; a configuração de API envia para outro canal do YouTube\.$/),
+    ).toBeInTheDocument();
+  });
+
   it('offers to create a process when there is none', async () => {
     const { user } = renderProcesses({
       'GET /processes/': processList(),
@@ -285,24 +295,24 @@ describe('ProcessesPage: actions', () => {
     expect(screen.getByRole('article', { name: 'Done one' })).toBeInTheDocument();
   });
 
-  it('changes only the channel of a process', async () => {
-    const second = { id: 'ch-2', channel_id: 'UCsecond', name: 'Second channel', min_views: 0, is_active: true };
+  it('moves a process to another channel together with a configuration of that channel', async () => {
     const { user, server } = renderProcesses({
       'GET /processes/': processList(idle),
       'GET /channels/': reply(200, {
-        channels: [{ ...second, id: 'ch-1', name: 'Main channel', channel_id: 'UCmain' }, second].map((channel) => ({
-          subscriber_count: null,
-          video_count: null,
-          view_count: null,
-          stats_updated_at: null,
-          process_count: 0,
-          created_at: '2025-03-01T12:00:00.000Z',
-          updated_at: '2025-03-01T12:00:00.000Z',
-          ...channel,
-        })),
+        channels: [
+          channelFixture({ id: 'ch-1', name: 'Main channel', channel_id: 'UCmain' }),
+          channelFixture({ id: 'ch-2', name: 'Second channel', channel_id: 'UCsecond' }),
+        ],
         total: 2,
       }),
-      'PUT /processes/p-1': reply(200, { ...idle, channel_id: 'ch-2', channel_name: 'Second channel' }),
+      'GET /youtube-apis/': reply(
+        200,
+        youtubeApiList([
+          youtubeApiFixture({ id: 'yt-1', name: 'Main OAuth', channel_id: 'UCmain' }),
+          youtubeApiFixture({ id: 'yt-2', name: 'Second OAuth', channel_id: 'UCsecond', is_active: false }),
+        ]),
+      ),
+      'PUT /processes/p-1': reply(200, { ...idle, channel_id: 'ch-2', channel_name: 'Second channel', youtube_api_id: 'yt-2' }),
     });
     await screen.findByRole('article', { name: 'Waiting one' });
 
@@ -310,12 +320,16 @@ describe('ProcessesPage: actions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Change the channel of “Waiting one”' });
     const select = within(dialog).getByRole('combobox', { name: /^Channel/ });
     await waitFor(() => expect(select).toHaveTextContent('Main channel'));
+    const config = within(dialog).getByRole('combobox', { name: /^API configuration/ });
+    await waitFor(() => expect(config).toHaveTextContent('Main OAuth'));
     await user.click(select);
     await user.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'Second channel' }));
+    // The configuration follows: only the second channel's own is offered.
+    await waitFor(() => expect(config).toHaveTextContent('Second OAuth'));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Channel of “Waiting one” changed')).toBeInTheDocument();
-    expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ channel_id: 'ch-2' });
+    expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ channel_id: 'ch-2', youtube_api_id: 'yt-2' });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

@@ -24,6 +24,7 @@ import { ChannelChangeDialog } from './ChannelChangeDialog';
 import { ExecutionDialog } from './ExecutionDialog';
 import { ProcessCard, type ProcessAction } from './ProcessCard';
 import { ProcessDialog } from './ProcessDialog';
+import { ListPager, useListPage } from '../../components/ListPager';
 
 /** While a process runs, the list is fetched again this often, so its badge follows the run. */
 
@@ -37,7 +38,8 @@ type Dialog =
 export default function ProcessesPage() {
   const { t } = useTranslation(['processes', 'common']);
   const [polling, setPolling] = useState(false);
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(undefined, {
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(pageArgs, {
     pollingInterval: polling ? RUNS_POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
@@ -157,6 +159,7 @@ export default function ProcessesPage() {
         {t('info')}
       </Alert>
       {content}
+      {data && !isError && <ListPager page={page} shown={processes.length} total={data.total} onPage={setPage} />}
       {dialog?.kind === 'create' && <ProcessDialog onClose={close} onSaved={saved} />}
       {dialog?.kind === 'edit' && target && <ProcessDialog process={target} onClose={close} onSaved={saved} />}
       {dialog?.kind === 'channel' && target && <ChannelChangeDialog process={target} onClose={close} onSaved={saved} />}

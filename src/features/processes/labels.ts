@@ -17,7 +17,9 @@ const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
 
 const NEEDS: readonly ProcessNeed[] = [
   'channel',
+  'channel_disabled',
   'youtube_api',
+  'channel_mismatch',
   'prompt',
   'voice',
   'youtube_api_disabled',

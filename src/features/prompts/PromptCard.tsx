@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DIMMED_OPACITY } from '../../components/dimmed';
 import { formatDateTime } from '../../lib/dates';
-import { PromptActions, PromptStatus, type PromptItemProps } from './PromptParts';
+import { PromptActions, PromptStatus, PromptViewAction, type PromptItemProps } from './PromptParts';
 
 /** One prompt on a phone: the table's columns stacked in a card, nothing to scroll sideways. */
 export function PromptCard({ prompt, admin, onAction, onToggled }: PromptItemProps) {
@@ -31,7 +31,13 @@ export function PromptCard({ prompt, admin, onAction, onToggled }: PromptItemPro
           {t('card.updatedAt', { date: formatDateTime(prompt.updated_at) })}
         </Typography>
       </Box>
-      {admin && <PromptActions prompt={prompt} onAction={onAction} onToggled={onToggled} />}
+      {admin ? (
+        <PromptActions prompt={prompt} onAction={onAction} onToggled={onToggled} />
+      ) : (
+        <Box>
+          <PromptViewAction prompt={prompt} onAction={onAction} />
+        </Box>
+      )}
     </Paper>
   );
 }

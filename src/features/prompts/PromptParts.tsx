@@ -8,8 +8,10 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { ReactElement } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useTogglePromptMutation, type PromptSummary } from '../../api';
+import { SwitchOffDialog, stopsProcesses } from '../../components/SwitchOffDialog';
 import { StatusChip } from '../../components/StatusChip';
 
 export type PromptAction = 'view' | 'description' | 'edit' | 'delete';
@@ -17,7 +19,7 @@ export type PromptAction = 'view' | 'description' | 'edit' | 'delete';
 /** What the table row and the phone card both take. */
 export interface PromptItemProps {
   prompt: PromptSummary;
-  /** Admins get the actions. */
+  /** Admins get every action; other users read the prompt only. */
   admin: boolean;
   onAction: (action: PromptAction, prompt: PromptSummary) => void;
   /** Reports the outcome of the activate/deactivate action. */
@@ -48,11 +50,25 @@ function Action({
   );
 }
 
+/** What a user who is not an admin can do with a prompt: read it before choosing it in a process. */
+export function PromptViewAction({ prompt, onAction }: Pick<PromptItemProps, 'prompt' | 'onAction'>) {
+  const { t } = useTranslation('prompts');
+  return (
+    <Action
+      label={t('actions.view', { name: prompt.name })}
+      icon={<VisibilityOutlined />}
+      onClick={() => onAction('view', prompt)}
+    />
+  );
+}
+
 /** The admin's actions on a prompt: view, edit the description, full edit, toggle, delete. */
 export function PromptActions({ prompt, onAction, onToggled }: Omit<PromptItemProps, 'admin'>) {
   const { t } = useTranslation('prompts');
   const [togglePrompt, { isLoading: toggling }] = useTogglePromptMutation();
   const { name, is_active: active } = prompt;
+
+  const [confirming, setConfirming] = useState(false);
 
   const toggle = async () => {
     try {
@@ -62,7 +78,10 @@ export function PromptActions({ prompt, onAction, onToggled }: Omit<PromptItemPr
       console.error('Failed to toggle prompt', error);
       onToggled('error', errorDetail(error) ?? t('messages.updateFailed'));
     }
+    setConfirming(false);
   };
+  // Switching off what active processes use asks first: they stop with it.
+  const onToggle = () => (stopsProcesses(active, prompt.active_process_count) ? setConfirming(true) : void toggle());
 
   return (
     <Box sx={{ display: 'inline-flex', flexWrap: 'wrap', gap: 0.25 }}>
@@ -76,7 +95,7 @@ export function PromptActions({ prompt, onAction, onToggled }: Omit<PromptItemPr
       <Action
         label={active ? t('actions.disable', { name }) : t('actions.enable', { name })}
         icon={active ? <ToggleOn /> : <ToggleOff />}
-        onClick={toggle}
+        onClick={onToggle}
         disabled={toggling}
         color={active ? 'success' : 'default'}
       />
@@ -85,6 +104,13 @@ export function PromptActions({ prompt, onAction, onToggled }: Omit<PromptItemPr
         icon={<DeleteOutlined />}
         onClick={() => onAction('delete', prompt)}
         color="error"
+      />
+      <SwitchOffDialog
+        open={confirming}
+        name={prompt.name}
+        count={prompt.active_process_count}
+        onConfirm={toggle}
+        onClose={() => setConfirming(false)}
       />
     </Box>
   );

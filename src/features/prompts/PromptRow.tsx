@@ -4,7 +4,7 @@ import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 import { DIMMED_OPACITY } from '../../components/dimmed';
 import { formatDateTime } from '../../lib/dates';
-import { PromptActions, PromptStatus, type PromptItemProps } from './PromptParts';
+import { PromptActions, PromptStatus, PromptViewAction, type PromptItemProps } from './PromptParts';
 
 export type { PromptAction } from './PromptParts';
 
@@ -40,11 +40,13 @@ export function PromptRow({ prompt, admin, onAction, onToggled }: PromptItemProp
         <PromptStatus active={prompt.is_active} />
       </TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(prompt.updated_at)}</TableCell>
-      {admin && (
-        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        {admin ? (
           <PromptActions prompt={prompt} onAction={onAction} onToggled={onToggled} />
-        </TableCell>
-      )}
+        ) : (
+          <PromptViewAction prompt={prompt} onAction={onAction} />
+        )}
+      </TableCell>
     </TableRow>
   );
 }

@@ -111,7 +111,7 @@ function PromptDetails({ prompt }: { prompt: Prompt }) {
   );
 }
 
-/** View (admins): the whole prompt, loaded with GET /prompts/{id}, in a read-only dialog. */
+/** View (everyone): the whole prompt, loaded with GET /prompts/{id}, in a read-only dialog. */
 export function PromptViewDialog({ prompt, onClose }: PromptViewDialogProps) {
   const { t } = useTranslation(['prompts', 'common']);
   const titleId = useId();

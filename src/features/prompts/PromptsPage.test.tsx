@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { adminUser, deferred, promptFixture, promptSummaryOf, reply } from '../../testing';
+import { adminUser, deferred, promptFixture, promptSummaryOf, reply, testUser } from '../../testing';
 import { promptList, renderPrompts } from './testing';
 
 const secrets = promptFixture();
@@ -15,7 +15,7 @@ const lighthouse = promptFixture({
 const rows = [promptSummaryOf(secrets), promptSummaryOf(lighthouse)];
 
 describe('PromptsPage', () => {
-  it('shows skeletons, then a table of name and ID, description, status and last update, with no actions for a user', async () => {
+  it('shows skeletons, then a table of name and ID, description, status and last update, with only “view” for a user', async () => {
     const answer = deferred();
     const { server } = renderPrompts({ 'GET /prompts/': answer.handler });
 
@@ -28,7 +28,7 @@ describe('PromptsPage', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Name', 'Description', 'Status', 'Last update']);
+    expect(headers).toEqual(['Name', 'Description', 'Status', 'Last update', 'Actions']);
 
     const row = within(table).getByRole('row', { name: 'Family secrets' });
     expect(within(row).getByText('ID: pr-1')).toBeInTheDocument();
@@ -36,7 +36,11 @@ describe('PromptsPage', () => {
     expect(within(row).getByText('Active')).toBeInTheDocument();
     // pt-BR date and time, whatever the interface language.
     expect(within(row).getByText(/^07\/03\/2025 \d\d:\d\d$/)).toBeInTheDocument();
-    expect(within(row).queryByRole('button')).not.toBeInTheDocument();
+    expect(
+      within(row)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['View Family secrets']);
     expect(within(table).getByRole('row', { name: 'The lighthouse' })).toHaveTextContent('Inactive');
 
     expect(screen.queryByRole('button', { name: 'New prompt' })).not.toBeInTheDocument();
@@ -179,10 +183,13 @@ describe('PromptsPage', () => {
     expect(server.calls('GET /prompts/')).toHaveLength(2);
   });
 
-  it('shows the whole prompt read-only, with a tab per language', async () => {
+  it.each([
+    ['an admin', adminUser],
+    ['a user who is not an admin', testUser],
+  ])('shows %s the whole prompt read-only, with a tab per language', async (_who, user_) => {
     const { user, server } = renderPrompts(
       { 'GET /prompts/': promptList(...rows), 'GET /prompts/pr-1': reply(200, secrets) },
-      { user: adminUser },
+      { user: user_ },
     );
 
     await user.click(await screen.findByRole('button', { name: 'View Family secrets' }));

@@ -24,12 +24,14 @@ import { PromptCard } from './PromptCard';
 import type { PromptAction } from './PromptParts';
 import { PromptRow } from './PromptRow';
 import { PromptViewDialog } from './PromptViewDialog';
+import { ListPager, useListPage } from '../../components/ListPager';
 
 type EditorState = { mode: 'create' } | { mode: 'edit'; id: string } | null;
 
 /**
- * /prompts: the prompt catalogue as a table for everyone; admins also get the actions column
- * (view, edit description, full edit, activate/deactivate, delete) and the prompt editor.
+ * /prompts: the prompt catalogue as a table for everyone, each prompt readable in full (so a user
+ * can read it before choosing it in a process); admins also get the other actions (edit
+ * description, full edit, activate/deactivate, delete) and the prompt editor.
  */
 export default function PromptsPage() {
   const { t } = useTranslation(['prompts', 'common']);
@@ -37,7 +39,8 @@ export default function PromptsPage() {
   const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const { data: user } = useMeQuery();
   const admin = user?.is_admin === true;
-  const { data, error, isLoading, isError, isFetching, refetch } = useListPromptsQuery();
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useListPromptsQuery(pageArgs);
   const [editor, setEditor] = useState<EditorState>(null);
   const [viewing, setViewing] = useState<PromptSummary | null>(null);
   const [describing, setDescribing] = useState<PromptSummary | null>(null);
@@ -109,7 +112,7 @@ export default function PromptsPage() {
               <TableCell>{t('table.description')}</TableCell>
               <TableCell>{t('table.status')}</TableCell>
               <TableCell>{t('table.updatedAt')}</TableCell>
-              {admin && <TableCell align="right">{t('table.actions')}</TableCell>}
+              <TableCell align="right">{t('table.actions')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -126,6 +129,7 @@ export default function PromptsPage() {
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} action={admin ? createButton : undefined} />
       {content}
+      {data && !isError && <ListPager page={page} shown={prompts.length} total={data.total} onPage={setPage} />}
       {admin && editor && (
         <PromptEditorDialog
           promptId={editor.mode === 'edit' ? editor.id : undefined}
@@ -133,7 +137,7 @@ export default function PromptsPage() {
           onSaved={saved}
         />
       )}
-      {admin && viewing && <PromptViewDialog prompt={viewing} onClose={() => setViewing(null)} />}
+      {viewing && <PromptViewDialog prompt={viewing} onClose={() => setViewing(null)} />}
       {admin && describing && <PromptDescriptionDialog prompt={describing} onClose={() => setDescribing(null)} onSaved={saved} />}
       {admin && <PromptDeleteDialog prompt={deleting} onClose={() => setDeleting(null)} onDone={show} />}
       <FeedbackSnackbar feedback={feedback} onClose={clear} />

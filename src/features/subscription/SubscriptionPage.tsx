@@ -144,7 +144,12 @@ function Usage({
                 sx={{ mt: 1, height: 8, borderRadius: 4 }}
               />
               {over && (
-                <Typography component="span" variant="body2" color="warning.main" sx={{ display: 'block', mt: 0.5, fontWeight: 400 }}>
+                <Typography
+                  component="span"
+                  variant="body2"
+                  color="warning.main"
+                  sx={{ display: 'block', mt: 0.5, fontWeight: 400 }}
+                >
                   {t('usage.overLimit')}
                 </Typography>
               )}

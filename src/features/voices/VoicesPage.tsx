@@ -13,6 +13,7 @@ import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { formatCount } from '../../lib/numbers';
 import { VoiceCard } from './VoiceCard';
+import { ListPager, useListPage } from '../../components/ListPager';
 
 /** The three counters above the gallery. */
 function Counters({ voices }: { voices: readonly Voice[] }) {
@@ -49,7 +50,8 @@ export default function VoicesPage() {
   const { t } = useTranslation(['voices', 'common']);
   const { data: user } = useMeQuery();
   const admin = user?.is_admin === true;
-  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery();
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery(pageArgs);
   const { playingId, toggle } = useSamplePlayer();
 
   useEffect(() => {
@@ -98,6 +100,7 @@ export default function VoicesPage() {
       <PageHeader title={t('title')} subtitle={t('subtitle')} action={manage} />
       {!isLoading && !isError && <Counters voices={voices} />}
       {content}
+      {data && !isError && <ListPager page={page} shown={voices.length} total={data.total} onPage={setPage} />}
     </>
   );
 }

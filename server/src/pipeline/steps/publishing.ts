@@ -1,10 +1,20 @@
 import path from 'node:path';
 import { PublishError } from '../../providers/youtubeUpload';
 import { MEDIA_FILES } from '../../services/executions';
+import type { ProcessNeed } from '../../services/processes';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
 import { StepFailure, type StepContext } from '../context';
 import { languageName } from '../story';
+
+/** What a process may lack that stops an upload (the story, voice and images are made by then). */
+const UPLOAD_NEEDS: ReadonlySet<ProcessNeed> = new Set([
+  'channel',
+  'channel_disabled',
+  'youtube_api',
+  'youtube_api_disabled',
+  'channel_mismatch',
+]);
 
 export { publishAtOf };
 
@@ -52,13 +62,16 @@ function failureOf(error: unknown): StepFailure {
  */
 export async function publishingVideo(ctx: StepContext): Promise<void> {
   const { services, process, execution } = ctx;
+  // Where the video goes is checked again just before it goes: a configuration switched off or
+  // deleted, a channel disabled, or a configuration now pointing at another YouTube channel during
+  // the run ends it saying so; another configuration is never used in its place.
+  const { needs, language } = await services.processes.get(ctx.userId, process.id);
+  const missing = needs.filter((need) => UPLOAD_NEEDS.has(need));
+  if (missing.length > 0) {
+    throw new StepFailure('pipeline.needs', { needs: missing.join(','), language }, `the process needs: ${missing.join(', ')}`);
+  }
   const credentials = await services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: process.youtubeApiId, exact: true });
   if (!credentials) {
-    // Switched off or deleted during the run: said so, and never replaced by another configuration.
-    const { needs, language } = await services.processes.get(ctx.userId, process.id);
-    const missing = needs.filter((need) => need === 'youtube_api' || need === 'youtube_api_disabled');
-    if (missing.length > 0)
-      throw new StepFailure('pipeline.needs', { needs: missing.join(','), language }, `the process needs: ${missing.join(', ')}`);
     throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
   }
   const timeZone = await services.runs.timeZoneOf(ctx.userId);

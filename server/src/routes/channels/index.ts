@@ -14,7 +14,17 @@ import {
 
 const channelSchema = {
   type: 'object',
-  required: ['id', 'channel_id', 'name', 'min_views', 'is_active', 'process_count', 'created_at', 'updated_at'],
+  required: [
+    'id',
+    'channel_id',
+    'name',
+    'min_views',
+    'is_active',
+    'process_count',
+    'active_process_count',
+    'created_at',
+    'updated_at',
+  ],
   properties: {
     id: { type: 'string' },
     channel_id: { type: 'string' },
@@ -26,6 +36,7 @@ const channelSchema = {
     view_count: nullableInteger,
     stats_updated_at: nullableDateTime,
     process_count: { type: 'integer' },
+    active_process_count: { type: 'integer' },
     created_at: dateTime,
     updated_at: dateTime,
   },

@@ -27,6 +27,7 @@ const summaryProperties = {
   language_codes: { type: 'array', items: { type: 'string' } },
   text_language_codes: { type: 'array', items: { type: 'string' } },
   process_count: { type: 'integer' },
+  active_process_count: { type: 'integer' },
   created_at: dateTime,
   updated_at: dateTime,
 } as const;
@@ -41,6 +42,7 @@ const summaryRequired = [
   'language_codes',
   'text_language_codes',
   'process_count',
+  'active_process_count',
   'created_at',
   'updated_at',
 ] as const;

@@ -11,8 +11,10 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorStatus, useToggleVoiceMutation, type Voice } from '../../../api';
+import { SwitchOffDialog, stopsProcesses } from '../../../components/SwitchOffDialog';
 import { StatusChip } from '../../../components/StatusChip';
 import { formatDate } from '../../../lib/dates';
 import type { SettingsBanner } from '../banner';
@@ -33,6 +35,8 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
   const [toggleVoice, { isLoading: toggling }] = useToggleVoiceMutation();
   const { name, is_active: active } = voice;
 
+  const [confirming, setConfirming] = useState(false);
+
   const toggle = async () => {
     banner.clear();
     try {
@@ -44,7 +48,10 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
         errorStatus(error) === 404 ? (errorDetail(error) ?? t('voices.messages.notFound')) : t('voices.messages.toggleFailed'),
       );
     }
+    setConfirming(false);
   };
+  // Switching off what active processes use asks first: they stop with it.
+  const onToggle = () => (stopsProcesses(active, voice.active_process_count) ? setConfirming(true) : void toggle());
 
   const toggleLabel = active ? t('voices.actions.disable', { name }) : t('voices.actions.enable', { name });
 
@@ -80,7 +87,7 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
         </Button>
         <Tooltip title={toggleLabel} describeChild>
           <span>
-            <IconButton aria-label={toggleLabel} onClick={toggle} disabled={toggling} color={active ? 'success' : 'default'}>
+            <IconButton aria-label={toggleLabel} onClick={onToggle} disabled={toggling} color={active ? 'success' : 'default'}>
               {active ? <ToggleOn /> : <ToggleOff />}
             </IconButton>
           </span>
@@ -96,6 +103,13 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
           </IconButton>
         </Tooltip>
       </Box>
+      <SwitchOffDialog
+        open={confirming}
+        name={voice.name}
+        count={voice.active_process_count}
+        onConfirm={toggle}
+        onClose={() => setConfirming(false)}
+      />
     </Paper>
   );
 }

@@ -14,6 +14,7 @@ import type { PanelProps } from '../banner';
 import { PanelHeader } from '../PanelHeader';
 import { VoiceDialog } from './VoiceDialog';
 import { VoiceItem } from './VoiceItem';
+import { ListPager, useListPage } from '../../../components/ListPager';
 
 type DialogState = { voice?: Voice } | null;
 
@@ -26,7 +27,8 @@ export function VoicesPanel({ banner }: PanelProps) {
 
 function AdminVoicesPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
-  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery();
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery(pageArgs);
   const [deleteVoice] = useDeleteVoiceMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deleting, setDeleting] = useState<Voice | null>(null);
@@ -113,6 +115,7 @@ function AdminVoicesPanel({ banner }: PanelProps) {
     <>
       <PanelHeader title={t('menu.voices')} subtitle={t('voices.subtitle')} action={addButton} />
       {content}
+      {data && !isError && <ListPager page={page} shown={voices.length} total={data.total} onPage={setPage} />}
       {dialog && (
         <VoiceDialog
           voice={dialog.voice}

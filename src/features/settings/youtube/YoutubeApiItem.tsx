@@ -24,6 +24,7 @@ import {
   useToggleYoutubeApiMutation,
   type YoutubeApi,
 } from '../../../api';
+import { SwitchOffDialog, stopsProcesses } from '../../../components/SwitchOffDialog';
 import { useLocale } from '../../../components';
 import { StatusChip } from '../../../components/StatusChip';
 import { formatDateTime } from '../../../lib/dates';
@@ -59,6 +60,8 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
   const connected = config.is_enabled && config.is_connected;
   const canTest = config.has_refresh_token && !needsAuthorization;
 
+  const [confirming, setConfirming] = useState(false);
+
   const toggle = async () => {
     banner.clear();
     try {
@@ -67,7 +70,10 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
       console.error('Failed to toggle YouTube API configuration', error);
       banner.show('error', t('youtube.messages.toggleFailed'));
     }
+    setConfirming(false);
   };
+  // Switching off what active processes use asks first: they stop with it.
+  const onToggle = () => (stopsProcesses(config.is_enabled, config.active_process_count) ? setConfirming(true) : void toggle());
 
   const makeActive = async () => {
     banner.clear();
@@ -195,7 +201,7 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
           <span>
             <IconButton
               aria-label={toggleLabel}
-              onClick={toggle}
+              onClick={onToggle}
               disabled={toggling}
               color={config.is_enabled ? 'success' : 'default'}
             >
@@ -214,6 +220,13 @@ export function YoutubeApiItem({ config, banner, openAuthorization, onEdit, onDe
           </IconButton>
         </Tooltip>
       </Box>
+      <SwitchOffDialog
+        open={confirming}
+        name={config.name}
+        count={config.active_process_count}
+        onConfirm={toggle}
+        onClose={() => setConfirming(false)}
+      />
     </Paper>
   );
 }

@@ -14,6 +14,7 @@ import { PanelHeader } from '../PanelHeader';
 import { useAuthorizationWindow } from './useAuthorizationWindow';
 import { YoutubeApiDialog } from './YoutubeApiDialog';
 import { YoutubeApiItem } from './YoutubeApiItem';
+import { ListPager, useListPage } from '../../../components/ListPager';
 
 type DialogState = { config?: YoutubeApi } | null;
 
@@ -21,7 +22,8 @@ type DialogState = { config?: YoutubeApi } | null;
 export function YoutubeApiPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
   const dispatch = useDispatch();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListYoutubeApisQuery();
+  const { page, setPage, args: pageArgs } = useListPage();
+  const { data, error, isLoading, isError, isFetching, refetch } = useListYoutubeApisQuery(pageArgs);
   const [deleteConfig] = useDeleteYoutubeApiMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deleting, setDeleting] = useState<YoutubeApi | null>(null);
@@ -123,6 +125,7 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
         }
       />
       {content}
+      {data && !isError && <ListPager page={page} shown={configs.length} total={data.total} onPage={setPage} />}
       {dialog && (
         <YoutubeApiDialog
           config={dialog.config}
