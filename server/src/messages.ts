@@ -593,8 +593,29 @@ const pt: Record<MessageKey, string> = {
 export type Language = 'pt' | 'en';
 const catalogues: Record<Language, Record<MessageKey, string>> = { en, pt };
 
+/**
+ * The caller's language from Accept-Language (RFC 9110): the ranges by their q-values (1 when
+ * absent; 0 means "not this"), the first that names Portuguese or English wins (`pt`, `pt-BR`,
+ * `en-GB`...; `*` takes English); English when nothing matches or the header is missing or malformed.
+ */
 export function languageFrom(acceptLanguage: string | undefined): Language {
-  return acceptLanguage?.trim().toLowerCase().startsWith('pt') ? 'pt' : 'en';
+  if (!acceptLanguage) return 'en';
+  const ranges = acceptLanguage
+    .slice(0, 1000)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((param) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param)?.[1]).find(Boolean);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((range) => range.tag !== '' && range.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranges) {
+    const primary = tag.split('-')[0];
+    if (primary === 'pt') return 'pt';
+    if (primary === 'en' || tag === '*') return 'en';
+  }
+  return 'en';
 }
 
 /** Whether a stored string names a message of the catalogue. */
@@ -608,8 +629,9 @@ export function isMessageKey(key: string): key is MessageKey {
  */
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
   const { reason_key: reasonKey, ...rest } = params;
-  if (typeof reasonKey === 'string' && isMessageKey(reasonKey)) {
-    params = { ...rest, reason: translate(language, reasonKey, rest) };
+  if (typeof reasonKey === 'string') {
+    // A key this version does not know (written by a newer one) reads as the generic reason.
+    params = { ...rest, reason: translate(language, isMessageKey(reasonKey) ? reasonKey : 'reason.unexpected', rest) };
   }
   const template = catalogues[language][key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));

@@ -1,5 +1,5 @@
 import { OAuth2Client } from 'google-auth-library';
-import { youtube, type youtube_v3 } from 'googleapis/build/src/apis/youtube';
+import { youtube, type youtube_v3 } from '@googleapis/youtube';
 
 /**
  * The YouTube Data API through Google's official clients (google-auth-library + googleapis'

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OAuth2Client, type gaxios } from 'google-auth-library';
-import { youtube, type youtube_v3 } from 'googleapis/build/src/apis/youtube';
+import { youtube, type youtube_v3 } from '@googleapis/youtube';
 import { classifyGoogleError, type GoogleEndpoints, type OAuthClientCredentials } from './youtube';
 
 /**
