@@ -30,8 +30,8 @@ process.on('SIGTERM', () => shutdown(0));
 run(
   'api',
   process.execPath,
-  ['--watch-path=server/src', '-r', 'ts-node/register/transpile-only', 'server/src/server.ts'],
-  { PORT: apiPort, TS_NODE_PROJECT: 'server/tsconfig.json', PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${process.env.DEV_PORT || 8080}` },
+  ['--watch-path=server/src', '--import', 'tsx', 'server/src/server.ts'],
+  { PORT: apiPort, TSX_TSCONFIG_PATH: 'server/tsconfig.json', PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${process.env.DEV_PORT || 8080}` },
 );
 run('web', process.execPath, [require.resolve('webpack-cli/bin/cli.js'), 'serve', '--mode', 'development'], {
   API_URL: `http://127.0.0.1:${apiPort}`,

@@ -30,9 +30,9 @@ export async function freePort(): Promise<number> {
 /** A server program of this repository run from its TypeScript sources, its output in `logFile`. */
 export function startProgram(entry: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
-    env: { ...env, TS_NODE_PROJECT: 'server/tsconfig.json' },
+    env: { ...env, TSX_TSCONFIG_PATH: 'server/tsconfig.json' },
     stdio: ['ignore', log, log],
   });
   fs.closeSync(log);

@@ -324,7 +324,7 @@ export async function startFakeElevenLabs(options: FakeElevenLabsOptions = {}): 
   };
 }
 
-// `node fakes/elevenlabs.js` (or ts-node): serve on FAKE_ELEVENLABS_PORT (default 8790), accepting any key.
+// `node fakes/elevenlabs.js` (or tsx): serve on FAKE_ELEVENLABS_PORT (default 8790), accepting any key.
 if (require.main === module) {
   const port = Number(process.env.FAKE_ELEVENLABS_PORT ?? 8790);
   startFakeElevenLabs({ port })

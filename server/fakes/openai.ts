@@ -767,7 +767,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   };
 }
 
-// `node fakes/openai.js` (or ts-node): serve on FAKE_OPENAI_PORT (default 8787), accepting any key.
+// `node fakes/openai.js` (or tsx): serve on FAKE_OPENAI_PORT (default 8787), accepting any key.
 if (require.main === module) {
   const port = Number(process.env.FAKE_OPENAI_PORT ?? 8787);
   startFakeOpenAI({ port })

@@ -38,11 +38,11 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'server/src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
-      TS_NODE_PROJECT: 'server/tsconfig.json',
+      TSX_TSCONFIG_PATH: 'server/tsconfig.json',
       // The embedded database, as `npm start` runs it, even when the suite runs on PostgreSQL.
       DATABASE_URL: '',
       NODE_OPTIONS: '',
