@@ -24,6 +24,7 @@ import type { Mailer } from './providers/mailer';
 import { mailerFor } from './providers/mailer';
 import type { User } from './services/auth';
 import { registerApiRoutes } from './routes';
+import { registerOpenApi } from './routes/openapi';
 import { createValidatorCompiler, findControlCharacter } from './lib/validation';
 import { redactUrl } from './lib/redact';
 
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     customTypes: /^(application\/json|text\/csv)/,
   });
+  await registerOpenApi(app);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
 
   // Request durations by route (the route's pattern, never the raw URL) for /metrics.
