@@ -8,7 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const features = ['auth', 'dashboard', 'processes', 'channels', 'prompts', 'voices', 'history', 'subscription', 'settings', 'proxies'];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'server/dist', 'coverage', 'test-results', 'playwright-report', 'data'] },
+  { ignores: ['node_modules', 'dist', 'server/dist', 'coverage', 'test-results', 'playwright-report', 'data', 'src/api/openapi.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
