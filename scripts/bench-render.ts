@@ -30,7 +30,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concatAudio } from '../server/src/pipeline/media/audio';
+import {
+  MAX_TRUE_PEAK_DBTP,
+  TARGET_LOUDNESS_LUFS,
+  concatAudio,
+  measureLoudness,
+  type Loudness,
+} from '../server/src/pipeline/media/audio';
 import {
   availableFfmpegs,
   ffmpegFileArg,
@@ -170,9 +176,10 @@ async function measure(
   count: number,
   dir: string,
   job: { segments: Array<{ image: string; durationSeconds: number }>; narration: string; cues: ReturnType<typeof subtitleCues> },
-): Promise<{ figures: RunFigures[]; video: string }> {
+): Promise<{ figures: RunFigures[]; video: string; loudness: Loudness }> {
   const figures: RunFigures[] = [];
   let video = '';
+  let loudness: Loudness | undefined;
   const ffmpeg = tools.ffmpeg.path;
   for (let run = 1; run <= count; run += 1) {
     const output = path.join(dir, `render-${run}.mp4`);
@@ -224,9 +231,11 @@ async function measure(
     fs.rmSync(path.join(dir, `floor-${run}.mp4`), { force: true });
     if (run === 1) {
       video = `${fixed(duration)} s, ${render.result.width}x${render.result.height}, ${fixed(render.result.sizeBytes / 1024 / 1024)} MB`;
+      // The sound a viewer hears: the rendered video's audio (AAC), measured by EBU R128.
+      loudness = await measureLoudness(output, { tools });
     }
   }
-  return { figures, video };
+  return { figures, video, loudness: loudness! };
 }
 
 const describe = (tool: MediaTool) => `${tool.version} (${tool.source}${tool.major ? `, ${tool.major}.x` : ''}) ${tool.path}`;
@@ -282,10 +291,14 @@ async function main(): Promise<void> {
       `narration: ${fixed(joined.durationSeconds)} s (parts ${partSeconds.map((s) => fixed(s, 1)).join(', ')} s), ${cues.length} cues, in ${fixed((Date.now() - started) / 1000)} s`,
     );
 
-    const results: Array<{ tool: MediaTool; figures: RunFigures[]; video: string }> = [];
+    const results: Array<{ tool: MediaTool; figures: RunFigures[]; video: string; loudness: Loudness }> = [];
     for (const ffmpeg of ffmpegs) {
-      const { figures, video } = await measure({ ffmpeg, ffprobe: chosen.ffprobe }, runs, dir, { segments, narration, cues });
-      results.push({ tool: ffmpeg, figures, video });
+      const { figures, video, loudness } = await measure({ ffmpeg, ffprobe: chosen.ffprobe }, runs, dir, {
+        segments,
+        narration,
+        cues,
+      });
+      results.push({ tool: ffmpeg, figures, video, loudness });
     }
 
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -347,6 +360,19 @@ async function main(): Promise<void> {
     );
     console.log(
       `${'floor s'.padEnd(22)}${results.map(({ figures }) => fixed(median(figures.map((f) => f.floorSeconds))).padStart(14)).join('')}`,
+    );
+    const loudness = results.map((result) => result.loudness);
+    const loudnessRow = (label: string, values: string[], target: string) =>
+      console.log(`${label.padEnd(22)}${values.map((v) => v.padStart(14)).join('')}  ${target}`);
+    loudnessRow(
+      'loudness LUFS',
+      loudness.map((l) => `${fixed(l.integrated, 1)} ${verdict(Math.abs(l.integrated - TARGET_LOUDNESS_LUFS) <= 1)}`),
+      `${TARGET_LOUDNESS_LUFS} ± 1`,
+    );
+    loudnessRow(
+      'true peak dBTP',
+      loudness.map((l) => `${fixed(l.truePeak, 1)} ${verdict(l.truePeak <= MAX_TRUE_PEAK_DBTP)}`),
+      `<= ${MAX_TRUE_PEAK_DBTP}`,
     );
     console.log(`node's own peak RSS: ${fixed(process.resourceUsage().maxRSS / 1024, 0)} MB`);
   } finally {

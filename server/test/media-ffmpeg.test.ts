@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concatAudio, concatAudioGraph } from '../src/pipeline/media/audio';
+import {
+  MAX_TRUE_PEAK_DBTP,
+  TARGET_LOUDNESS_LUFS,
+  concatAudio,
+  concatAudioGraph,
+  measureLoudness,
+  parseLoudnormJson,
+} from '../src/pipeline/media/audio';
 import {
   MediaError,
   availableFfmpegs,
@@ -194,6 +201,43 @@ describe('concatAudio', () => {
     const info = await probe(output);
     expect(info.streams).toEqual([{ type: 'audio', codec: 'pcm_s16le', sampleRate: 48000, channels: 1 }]);
     expect(fs.readdirSync(path.dirname(output))).toEqual(['narration.wav']);
+  });
+
+  it('brings a quiet narration and a loud one to -14 LUFS with true peaks at most -1 dBTP', async () => {
+    const quiet = path.join(dir, 'quiet.wav');
+    const loud = path.join(dir, 'loud.wav');
+    // A voice at about -35 LUFS, and one clipping at full scale (a square-ish tone), as providers answer.
+    // Long enough for the normaliser's 3-second window to settle, as any chapter is.
+    const sentence = 'The lighthouse keeper counted the ships that never came back, and wrote each name in his book. ';
+    await espeakSpeak({ text: sentence.repeat(4), voice: 'en-us', outFile: quiet });
+    await runFfmpeg(['-i', quiet, '-af', 'volume=-20dB', '-y', `${quiet}.tmp.wav`]);
+    fs.renameSync(`${quiet}.tmp.wav`, quiet);
+    await runFfmpeg(['-f', 'lavfi', '-i', 'sine=frequency=220:duration=12:sample_rate=24000', '-af', 'volume=12dB', loud]);
+    expect((await measureLoudness(quiet)).integrated).toBeLessThan(-30);
+
+    for (const inputs of [[quiet], [loud], [quiet, loud]]) {
+      const output = path.join(dir, 'loudness', `${inputs.length}-${path.basename(inputs[0]!)}`);
+      const result = await concatAudio(inputs, output);
+      expect(result.measured).toBeDefined();
+      const after = await measureLoudness(output);
+      expect(Math.abs(after.integrated - TARGET_LOUDNESS_LUFS)).toBeLessThanOrEqual(1);
+      expect(after.truePeak).toBeLessThanOrEqual(MAX_TRUE_PEAK_DBTP);
+      // Normalising changes the level, never the timing the subtitles are built on.
+      expect(result.durationSeconds).toBeCloseTo(result.durations.reduce((a, b) => a + b, 0) + 0.4 * (inputs.length - 1), 1);
+    }
+  });
+
+  it('leaves silence silent, and reads loudnorm’s measurement', async () => {
+    const silence = path.join(dir, 'silence.wav');
+    await runFfmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '1', silence]);
+    const result = await concatAudio([silence], path.join(dir, 'silent-out.wav'));
+    expect(result.measured).toBeUndefined();
+    expect((await measureLoudness(path.join(dir, 'silent-out.wav'))).integrated).toBe(-Infinity);
+    expect(
+      parseLoudnormJson(
+        '[Parsed_loudnorm_0 @ 0x1]\n{\n\t"input_i" : "-23.51",\n\t"input_tp" : "-4.20",\n\t"input_lra" : "3.10",\n\t"input_thresh" : "-33.9"\n}',
+      ),
+    ).toEqual({ integrated: -23.51, truePeak: -4.2, range: 3.1, threshold: -33.9 });
   });
 
   it('pads every input but the last, and refuses nothing to join', async () => {

@@ -12,6 +12,88 @@ export const DEFAULT_GAP_SECONDS = 0.4;
 /** The joined narration's sample rate: what AAC in the final MP4 uses, so nothing is resampled twice. */
 export const NARRATION_SAMPLE_RATE = 48_000;
 
+/**
+ * The narration's loudness, whatever the voice provider: -14 LUFS integrated (EBU R128, what
+ * YouTube plays at), true peak at most -1 dBTP. The normaliser aims a little lower (-1.5) because
+ * the AAC encode of the final video can lift peaks by a fraction of a decibel.
+ */
+export const TARGET_LOUDNESS_LUFS = -14;
+export const MAX_TRUE_PEAK_DBTP = -1;
+const NORMALISER_TRUE_PEAK_DBTP = -1.5;
+const NORMALISER_LRA = 11;
+/** Quieter than this is silence (or nearly): it is left as it is rather than amplified into noise. */
+const SILENCE_LUFS = -70;
+
+export interface Loudness {
+  /** Integrated loudness, LUFS. */
+  integrated: number;
+  /** True peak, dBTP. */
+  truePeak: number;
+  /** Loudness range, LU. */
+  range: number;
+  /** loudnorm's gating threshold, LUFS (needed by the second pass). */
+  threshold: number;
+}
+
+/** The JSON block ffmpeg's loudnorm filter prints (print_format=json) as numbers. */
+export function parseLoudnormJson(stderr: string): Loudness {
+  const block = /\{[^{}]*"input_i"[^{}]*\}/.exec(stderr)?.[0];
+  if (!block) throw new MediaError('failed', 'ffmpeg printed no loudness measurement');
+  const data = JSON.parse(block) as Record<string, string>;
+  const value = (key: string) => {
+    const parsed = Number(data[key]);
+    // "-inf" (silence) reads as -Infinity: a number the caller can compare.
+    return Number.isNaN(parsed) ? (String(data[key]).trim() === '-inf' ? -Infinity : NaN) : parsed;
+  };
+  return {
+    integrated: value('input_i'),
+    truePeak: value('input_tp'),
+    range: value('input_lra'),
+    threshold: value('input_thresh'),
+  };
+}
+
+/** Measures an audio file's (or a video's audio's) loudness: EBU R128 by ffmpeg's loudnorm filter. */
+export async function measureLoudness(
+  file: string,
+  opts: { tools?: MediaTools; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Loudness> {
+  const { stderr } = await runFfmpeg(
+    [
+      '-loglevel',
+      'info',
+      '-i',
+      ffmpegFileArg(file),
+      '-map',
+      '0:a:0',
+      '-af',
+      `loudnorm=I=${TARGET_LOUDNESS_LUFS}:TP=${NORMALISER_TRUE_PEAK_DBTP}:LRA=${NORMALISER_LRA}:print_format=json`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path },
+  );
+  return parseLoudnormJson(stderr);
+}
+
+/** The limiter's ceiling, in sample peaks: low enough that true peaks between samples stay under -1 dBTP. */
+const LIMIT_DBFS = -2;
+
+/** How close to the target the narration must land, LU, and the rounds allowed to get there. */
+const LOUDNESS_TOLERANCE_LU = 0.3;
+const MAX_LOUDNESS_ROUNDS = 5;
+
+/**
+ * One gain for the whole narration (so the voice keeps its phrasing), then a peak limiter: speech
+ * often has peaks 18 dB above its loudness, more than -14 LUFS with peaks under -1 dBTP allows, so
+ * the loudest syllables are held down (5 ms attack, 50 ms release).
+ */
+export function gainAndLimitFilter(gainDb: number): string {
+  const limit = (10 ** (LIMIT_DBFS / 20)).toFixed(4);
+  return `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit}:attack=5:release=50:level=false`;
+}
+
 export interface ConcatAudioOptions {
   /** Silence after every input but the last; default 0.4 s. */
   gapSeconds?: number;
@@ -21,6 +103,8 @@ export interface ConcatAudioOptions {
   ffmpegPath?: string;
   /** The tools to use (ffmpeg and ffprobe); resolveMediaTools() when absent. */
   tools?: MediaTools;
+  /** Bring the joined track to TARGET_LOUDNESS_LUFS (two passes); default true. */
+  normalize?: boolean;
 }
 
 export interface ConcatAudioResult {
@@ -30,6 +114,8 @@ export interface ConcatAudioResult {
   offsets: number[];
   /** How long each input is, seconds (without the silence after it): a part's cues span offsets[i] .. offsets[i] + durations[i]. */
   durations: number[];
+  /** The joined track's loudness before normalisation; absent when it was not normalised. */
+  measured?: Loudness;
 }
 
 /** The duration of an audio file, seconds. Throws MediaError('invalid') when it holds no audio. */
@@ -77,28 +163,56 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
   }
 
   const target = path.resolve(output);
-  const temporary = `${target}.${crypto.randomBytes(4).toString('hex')}.partial.wav`;
-  const args = [
-    '-loglevel',
-    'error',
-    ...inputs.flatMap((file) => ['-i', ffmpegFileArg(file)]),
-    '-filter_complex',
-    concatAudioGraph(inputs.length, gap),
-    '-map',
-    '[out]',
-    '-c:a',
-    'pcm_s16le',
-    '-f',
-    'wav',
-    ffmpegFileArg(temporary),
-  ];
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const joinedFile = `${target}.${suffix}.joined.wav`;
+  const temporary = `${target}.${suffix}.partial.wav`;
+  const run = { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path ?? opts.ffmpegPath };
+  const wav = (file: string) => ['-c:a', 'pcm_s16le', '-f', 'wav', ffmpegFileArg(file)];
   try {
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await runFfmpeg(args, { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path ?? opts.ffmpegPath });
+    // Joined first, then measured and normalised from that file: two passes over one small WAV
+    // rather than decoding every part twice.
+    await runFfmpeg(
+      [
+        '-loglevel',
+        'error',
+        ...inputs.flatMap((file) => ['-i', ffmpegFileArg(file)]),
+        '-filter_complex',
+        concatAudioGraph(inputs.length, gap),
+        '-map',
+        '[out]',
+        ...wav(joinedFile),
+      ],
+      run,
+    );
+    let measured: Loudness | undefined;
+    if (opts.normalize ?? true) {
+      measured = await measureLoudness(joinedFile, { tools: opts.tools, timeoutMs: opts.timeoutMs, signal: opts.signal });
+      if (!(measured.integrated > SILENCE_LUFS) || !Number.isFinite(measured.truePeak)) measured = undefined;
+    }
+    if (measured) {
+      // Limiting the peaks lowers the loudness, the more the louder: the gain is raised by what is
+      // still missing and the original rendered again (never the limited copy, so the limiter runs
+      // once), until it lands within 0.3 LU: two or three rounds of a few hundred ms each.
+      let gain = TARGET_LOUDNESS_LUFS - measured.integrated;
+      for (let round = 1; ; round += 1) {
+        await runFfmpeg(
+          ['-loglevel', 'error', '-i', ffmpegFileArg(joinedFile), '-af', gainAndLimitFilter(gain), ...wav(temporary)],
+          run,
+        );
+        const after = await measureLoudness(temporary, { tools: opts.tools, timeoutMs: opts.timeoutMs, signal: opts.signal });
+        const missing = TARGET_LOUDNESS_LUFS - after.integrated;
+        if (Math.abs(missing) <= LOUDNESS_TOLERANCE_LU || round === MAX_LOUDNESS_ROUNDS) break;
+        gain += missing;
+      }
+    } else {
+      await fs.rename(joinedFile, temporary);
+    }
     const durationSeconds = await audioDurationSeconds(temporary, opts.tools);
     await fs.rename(temporary, target);
-    return { durationSeconds, offsets, durations };
+    return { durationSeconds, offsets, durations, ...(measured ? { measured } : {}) };
   } finally {
     await fs.rm(temporary, { force: true });
+    await fs.rm(joinedFile, { force: true });
   }
 }
