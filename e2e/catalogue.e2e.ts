@@ -60,9 +60,17 @@ test('an admin curates prompts and voices; a user reads both without admin actio
   const email = await ensureAccount(page.request, uniqueEmail('reader'));
   await signIn(page, email);
   await page.getByRole('link', { name: 'Prompts' }).click();
-  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
-  await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+  const readerRow = page.getByRole('row').filter({ hasText: name });
+  await expect(readerRow).toBeVisible();
   await expect(page.getByRole('button', { name: 'New prompt' })).toHaveCount(0);
+  // A user reads a prompt before choosing it, and can do nothing else with it.
+  await expect(readerRow.getByRole('button')).toHaveCount(1);
+  await readerRow.getByRole('button', { name: `View ${name}` }).click();
+  const readerView = page.getByRole('dialog', { name: `Prompt “${name}”` });
+  await expect(readerView.getByRole('tab')).toHaveCount(3);
+  await expect(readerView.getByRole('textbox')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(readerView).toBeHidden();
   await page.getByRole('link', { name: 'Voices' }).click();
   await expect(page.getByText('Lucia E2E')).toBeVisible();
   await page.goto('/settings?tab=voices');

@@ -129,6 +129,17 @@ export interface FakeThumbnail {
 /** What `failNextApiCalls` answers, with Google's statuses and domains. */
 export type FakeApiFailure = 'quotaExceeded' | 'uploadLimitExceeded' | 'rateLimitExceeded' | 'backendError';
 
+/** A caption track as captions.insert received it. */
+export interface FakeCaption {
+  id: string;
+  videoId: string;
+  language: string;
+  name: string;
+  isDraft: boolean;
+  /** The track's file, as sent (SubRip here). */
+  body: string;
+}
+
 export interface FakeGoogle {
   url: string;
   authUrl: string;
@@ -173,6 +184,8 @@ export interface FakeGoogle {
   uploadSessions: Map<string, FakeUploadSession>;
   /** Finished uploads, oldest first. */
   uploads: FakeUpload[];
+  /** Caption tracks inserted (captions.insert), oldest first. */
+  captions: FakeCaption[];
   /** The videos YouTube has, by id (deleted ones are removed). */
   videos: Map<string, FakeVideo>;
   /** The last thumbnail set on each video. */
@@ -198,6 +211,7 @@ export interface FakeGoogle {
 
 const UPLOAD_PATH = '/upload/youtube/v3/videos';
 const THUMBNAIL_PATH = '/upload/youtube/v3/thumbnails/set';
+const CAPTIONS_PATH = '/upload/youtube/v3/captions';
 const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
 /** Every chunk but the last must be a multiple of this, as Google requires. */
 const CHUNK_GRANULARITY = 256 * 1024;
@@ -365,6 +379,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const uploadSessions = new Map<string, FakeUploadSession>();
   const sessionBytes = new Map<string, Buffer[]>();
   const uploads: FakeUpload[] = [];
+  const captions: FakeCaption[] = [];
   const videos = new Map<string, FakeVideo>();
   const thumbnails = new Map<string, FakeThumbnail>();
   let currentAccount: string | undefined;
@@ -859,6 +874,82 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     res.end();
   }
 
+  /**
+   * POST /upload/youtube/v3/captions?part=snippet&uploadType=multipart: a multipart/related body,
+   * the caption resource (JSON) then the track's file, as captions.insert sends them.
+   */
+  function insertCaption(req: http.IncomingMessage, res: http.ServerResponse, accountId: string, data: Buffer): void {
+    const boundary = /boundary="?([^";]+)"?/.exec(String(req.headers['content-type'] ?? ''))?.[1];
+    const parts = boundary
+      ? data
+          .toString('utf8')
+          .split(`--${boundary}`)
+          .map((part) => part.replace(/^\r?\n/, ''))
+          .filter((part) => part.trim() !== '' && !part.startsWith('--'))
+          .map((part) => {
+            const at = part.search(/\r?\n\r?\n/);
+            return at < 0
+              ? ''
+              : part
+                  .slice(at)
+                  .replace(/^\r?\n\r?\n/, '')
+                  .replace(/\r?\n$/, '');
+          })
+      : [];
+    let snippet: { videoId?: unknown; language?: unknown; name?: unknown; isDraft?: unknown } | undefined;
+    try {
+      snippet = (JSON.parse(parts[0] ?? '') as { snippet?: typeof snippet }).snippet;
+    } catch {
+      snippet = undefined;
+    }
+    const body = parts[1] ?? '';
+    if (!snippet || typeof snippet.videoId !== 'string' || typeof snippet.language !== 'string') {
+      apiError(res, 400, 'invalidMetadata', 'The request metadata is invalid.', 'youtube.caption');
+      return;
+    }
+    if (!body.trim()) {
+      apiError(res, 400, 'mediaBodyRequired', 'The request does not include the caption track content.', 'youtube.caption');
+      return;
+    }
+    const video = videos.get(snippet.videoId);
+    if (!video) {
+      apiError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.caption');
+      return;
+    }
+    if (!owns(accountId, video.snippet.channelId)) {
+      apiError(res, 403, 'forbidden', 'The permissions associated with the request are not sufficient.', 'youtube.caption');
+      return;
+    }
+    const caption: FakeCaption = {
+      id: token('AUieDa'),
+      videoId: snippet.videoId,
+      language: snippet.language,
+      name: typeof snippet.name === 'string' ? snippet.name : '',
+      isDraft: snippet.isDraft === true,
+      body,
+    };
+    captions.push(caption);
+    json(res, 200, {
+      kind: 'youtube#caption',
+      etag: token('etag'),
+      id: caption.id,
+      snippet: {
+        videoId: caption.videoId,
+        lastUpdated: new Date().toISOString(),
+        trackKind: 'standard',
+        language: caption.language,
+        name: caption.name,
+        audioTrackType: 'unknown',
+        isCC: false,
+        isLarge: false,
+        isEasyReader: false,
+        isDraft: caption.isDraft,
+        isAutoSynced: false,
+        status: 'serving',
+      },
+    });
+  }
+
   /** POST /upload/youtube/v3/thumbnails/set?videoId=: a JPEG or PNG of at most 2 MB. */
   function setThumbnail(req: http.IncomingMessage, res: http.ServerResponse, query: URL, accountId: string, data: Buffer): void {
     const videoId = query.searchParams.get('videoId');
@@ -1090,7 +1181,9 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       return;
     }
 
-    const isUpload = req.method === 'POST' && (address.pathname === UPLOAD_PATH || address.pathname === THUMBNAIL_PATH);
+    const isUpload =
+      req.method === 'POST' &&
+      (address.pathname === UPLOAD_PATH || address.pathname === THUMBNAIL_PATH || address.pathname === CAPTIONS_PATH);
     if (address.pathname.startsWith('/youtube/v3/') || isUpload) {
       const accountId = authorized(req, res);
       if (!accountId) return;
@@ -1098,6 +1191,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       settle();
       if (req.method === 'POST' && address.pathname === UPLOAD_PATH) return startUpload(req, res, address, accountId, parsed);
       if (req.method === 'POST' && address.pathname === THUMBNAIL_PATH) return setThumbnail(req, res, address, accountId, raw);
+      if (req.method === 'POST' && address.pathname === CAPTIONS_PATH) return insertCaption(req, res, accountId, raw);
       if (req.method === 'GET' && address.pathname === '/youtube/v3/channels') return listChannels(res, address, accountId);
       if (address.pathname === '/youtube/v3/videos') {
         if (req.method === 'GET') return listVideos(res, address, accountId);
@@ -1153,6 +1247,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     },
     uploadSessions,
     uploads,
+    captions,
     videos,
     thumbnails,
     addVideo(input) {

@@ -228,7 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
     googleAuthUrl: urlOr(env, 'GOOGLE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth'),
     googleTokenUrl: urlOr(env, 'GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
     youtubeApiUrl: urlOr(env, 'YOUTUBE_API_URL', 'https://youtube.googleapis.com/').replace(/\/?$/, '/'),
-    youtubeDailyQuota: integerIn('YOUTUBE_DAILY_QUOTA', nonEmpty(env, 'YOUTUBE_DAILY_QUOTA'), 10_000, 2_000, 100_000_000),
+    youtubeDailyQuota: integerIn('YOUTUBE_DAILY_QUOTA', nonEmpty(env, 'YOUTUBE_DAILY_QUOTA'), 10_000, 2_500, 100_000_000),
     openaiBaseUrl: urlOr(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1').replace(/\/+$/, ''),
     proxyCheckUrl: urlOr(env, 'PROXY_CHECK_URL', 'https://www.google.com/generate_204'),
     mediaDir: path.resolve(nonEmpty(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),

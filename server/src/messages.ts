@@ -257,6 +257,8 @@ const en = {
   'pipeline.youtubeQuota':
     'The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console',
   'pipeline.uploadLimit': 'YouTube refused the upload: the channel reached its daily upload limit; retry tomorrow',
+  'pipeline.captionsFailed':
+    'YouTube did not take the caption track; the video is published with its subtitles burnt in, and the server log says why',
   'pipeline.uploadFailed': 'Uploading the video to YouTube failed; retry it, and see the server log if it fails again',
   'pipeline.uploadFailedStatus': 'YouTube refused the upload (HTTP {status}); retry it, and see the server log if it fails again',
   'publications.failure.generic': 'The upload failed; see the server log',
@@ -551,6 +553,8 @@ const pt: Record<MessageKey, string> = {
     'O Google recusou a autorização guardada (revogada ou expirada); autorize de novo a configuração da API do YouTube em Configurações e tente novamente',
   'pipeline.youtubeQuota': 'A cota diária da API do YouTube acabou; tente amanhã ou aumente a cota no console do Google Cloud',
   'pipeline.uploadLimit': 'O YouTube recusou o envio: o canal atingiu o limite diário de envios; tente amanhã',
+  'pipeline.captionsFailed':
+    'O YouTube não aceitou a faixa de legendas; o vídeo é publicado com as legendas gravadas na imagem, e o log do servidor diz por quê',
   'pipeline.uploadFailed': 'Falha ao enviar o vídeo ao YouTube; tente de novo e veja o log do servidor se falhar outra vez',
   'pipeline.uploadFailedStatus':
     'O YouTube recusou o envio (HTTP {status}); tente de novo e veja o log do servidor se falhar outra vez',

@@ -11,7 +11,16 @@ import { PROCESS_STEPS } from '../src/services/processes';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
 import { publishAtFor } from '../src/lib/timeZones';
-import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
+import {
+  TEST_ADMIN_EMAIL,
+  UPSTREAM_HTML,
+  buildTestApp,
+  call,
+  expectNoUpstreamText,
+  signUp,
+  type TestContext,
+  pipelineEnv,
+} from './helper';
 
 // Every full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.
 jest.setTimeout(180_000);
@@ -332,7 +341,12 @@ describe('a full run', () => {
     expect(part.rawPayload.length).toBe(100);
     const thumb = await ctx.app.inject({ method: 'GET', url: done.thumbnail_url });
     expect(thumb.headers['content-type']).toBe('image/jpeg');
-    const tampered = await ctx.app.inject({ method: 'GET', url: done.video_url.replace(/signature=./, 'signature=x') });
+    // Its first character changed (to one it is not: a signature starting with "x" once made this pass).
+    const tamperedUrl = done.video_url.replace(
+      /signature=(.)/,
+      (_: string, first: string) => `signature=${first === 'x' ? 'y' : 'x'}`,
+    );
+    const tampered = await ctx.app.inject({ method: 'GET', url: tamperedUrl });
     expect(tampered.statusCode).toBe(403);
     const expired = await ctx.app.inject({ method: 'GET', url: done.video_url.replace(/expires=\d+/, 'expires=1000') });
     expect(expired.statusCode).toBe(403);
@@ -392,6 +406,16 @@ describe('a full run', () => {
     );
     expect(upload.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(videoFile)).digest('hex'));
     expect(google.thumbnails.has(upload.id)).toBe(true);
+    // The subtitles went with it as a caption track in the story's language, counted in the quota.
+    const tracks = google.captions.filter((caption) => caption.videoId === upload.id);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]).toMatchObject({ language: 'pt', isDraft: false });
+    expect(tracks[0]!.body).toMatch(/^1\r?\n00:00:0\d,\d{3} --> 00:00:\d\d,\d{3}\r?\n\S/);
+    const calls = await ctx.database.db
+      .select({ operation: apiCalls.operation })
+      .from(apiCalls)
+      .where(eq(apiCalls.executionId, executionId));
+    expect(calls.filter((row) => row.operation === 'captions.insert')).toHaveLength(1);
 
     // Once completed, only what the console still shows is kept: the narration parts and scenes are gone.
     expect(fs.readdirSync(mediaDir(executionId)).sort()).toEqual(['story.json', 'texts.json', 'thumbnail.jpg', 'video.mp4']);
@@ -616,6 +640,29 @@ describe('publishing', () => {
     expect(google.uploadSessions.size).toBe(sessions + 1);
     const file = path.join(mediaDir(id), 'video.mp4');
     expect(google.uploads[before]!.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
+  });
+
+  test('a caption track YouTube refuses does not undo the upload: the run completes and says so', async () => {
+    const before = google.uploads.length;
+    const tracks = google.captions.length;
+    const id = await execute(await createProcess());
+    google.answerPageNext('/upload/youtube/v3/captions', 10, 400, UPSTREAM_HTML);
+    try {
+      await run(id);
+    } finally {
+      google.answerPageNext('/upload/youtube/v3/captions', 0, 400, '');
+    }
+    const done = await execution(id);
+    expect(done).toMatchObject({ status: 'completed' });
+    expect(google.uploads).toHaveLength(before + 1);
+    expect(google.captions).toHaveLength(tracks);
+    expect(done.warnings).toEqual([
+      'YouTube did not take the caption track; the video is published with its subtitles burnt in, and the server log says why',
+    ]);
+    expect((await execution(id, 'pt')).warnings).toEqual([
+      'O YouTube não aceitou a faixa de legendas; o vídeo é publicado com as legendas gravadas na imagem, e o log do servidor diz por quê',
+    ]);
+    expectNoUpstreamText(JSON.stringify(done));
   });
 
   test('an authorization Google no longer accepts ends the run saying to authorize again', async () => {

@@ -17,7 +17,7 @@ let configId: string;
 let publicationId: string;
 const CHANNEL = 'UC_quota_test';
 const CLIENT = 'quota.apps.googleusercontent.com';
-const DAILY = 2000;
+const DAILY = 2500;
 
 const listCalls = () => google.requests.filter((r) => r.path === '/youtube/v3/videos' && r.method === 'GET').length;
 const channelCalls = () => google.requests.filter((r) => r.path === '/youtube/v3/channels').length;
@@ -89,9 +89,9 @@ test('every call is recorded with its cost on the configuration', async () => {
 });
 
 test('the job leaves the day’s upload untouched, and goes on when the quota day turns', async () => {
-  // An upload today: 1600 units of 2000; the reserve for the next upload is what remains.
+  // An upload today: 1600 units of 2500; the reserve for the next upload (2050) is more than what remains.
   await ctx.app.services.publications.recordYoutubeCall(userId, 'videos.insert', { youtubeApiId: configId });
-  expect(UPLOAD_RESERVE_UNITS).toBe(1650);
+  expect(UPLOAD_RESERVE_UNITS).toBe(2050);
   google.setVideoStats(
     (await ctx.database.db.select().from(publications).where(eq(publications.id, publicationId)))[0]!.videoId!,
     { views: 25 },

@@ -23,7 +23,8 @@ export interface Checkpoint {
   audios?: { files: string[] };
   /** Scene image file names, in order, and which chapter each scene belongs to. */
   images?: { files: string[]; chapterOf: number[]; texts: string[] };
-  video?: { file: string; thumbnail: string; durationSeconds: number };
+  /** `captions`: the SubRip file of the subtitles (runs rendered before captions were made have none). */
+  video?: { file: string; thumbnail: string; durationSeconds: number; captions?: string };
   /** Things the reader should know that did not stop the run (a message key and its params each). */
   warnings?: RunWarning[];
   [key: string]: unknown;

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OAuth2Client, type gaxios } from 'google-auth-library';
 import { youtube, type youtube_v3 } from '@googleapis/youtube';
@@ -425,6 +426,32 @@ export function createYoutubePublisher(
   }
 
   /**
+   * captions.insert: the video's caption track in `language` (BCP-47, e.g. pt, en), from a SubRip
+   * file, published with the video (not a draft).
+   */
+  async function insertCaptions(input: {
+    credentials: PublisherCredentials;
+    videoId: string;
+    language: string;
+    file: string;
+    proxyUrl?: string;
+  }): Promise<void> {
+    const srt = await fs.readFile(input.file);
+    const yt = api(input.credentials, input.proxyUrl);
+    await withRetry(() =>
+      yt.captions.insert(
+        {
+          part: ['snippet'],
+          requestBody: { snippet: { videoId: input.videoId, language: input.language, name: '', isDraft: false } },
+          // A multipart upload (metadata and file) needs a stream, made anew for every attempt.
+          media: { mimeType: 'application/octet-stream', body: Readable.from([srt]) },
+        },
+        { ...callOptions, rootUrl: endpoints.apiUrl },
+      ),
+    );
+  }
+
+  /**
    * videos.update(part=status) to public. The status part is replaced whole, so the writable
    * fields the video has (made for kids, synthetic media, licence…) are read first and sent back;
    * publishAt is dropped (it is only allowed on private videos). A video already public is left alone.
@@ -530,7 +557,7 @@ export function createYoutubePublisher(
     return found;
   }
 
-  return { uploadVideo, setThumbnail, setPublic, schedule, deleteVideo, videoStats, channelStats };
+  return { uploadVideo, setThumbnail, insertCaptions, setPublic, schedule, deleteVideo, videoStats, channelStats };
 }
 
 export type YoutubePublisher = ReturnType<typeof createYoutubePublisher>;

@@ -67,7 +67,8 @@ export const DEFAULT_STEP_SECONDS = 2;
 /** How long a signed media link stays valid. */
 export const MEDIA_LINK_TTL_MS = 60 * 60 * 1000;
 /** The rendered files a client may fetch, and the checkpoint fields naming them. */
-export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.jpg' } as const;
+/** The rendered files of a run, in its folder; the captions are the subtitle cues as SubRip, for YouTube's caption track. */
+export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.jpg', captions: 'captions.srt' } as const;
 
 type ExecutionRow = typeof executions.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

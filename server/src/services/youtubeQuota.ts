@@ -13,6 +13,7 @@ import { localParts, zonedTimeToUtc } from '../lib/timeZones';
 export const YOUTUBE_UNIT_COSTS: Record<string, number> = {
   'videos.insert': 1600,
   'thumbnails.set': 50,
+  'captions.insert': 400,
   'videos.update': 50,
   'videos.delete': 50,
   'videos.list': 1,
@@ -20,7 +21,8 @@ export const YOUTUBE_UNIT_COSTS: Record<string, number> = {
 };
 
 /** What the statistics job leaves untouched each day: one upload and its thumbnail. */
-export const UPLOAD_RESERVE_UNITS = YOUTUBE_UNIT_COSTS['videos.insert']! + YOUTUBE_UNIT_COSTS['thumbnails.set']!;
+export const UPLOAD_RESERVE_UNITS =
+  YOUTUBE_UNIT_COSTS['videos.insert']! + YOUTUBE_UNIT_COSTS['thumbnails.set']! + YOUTUBE_UNIT_COSTS['captions.insert']!;
 
 const QUOTA_ZONE = 'America/Los_Angeles';
 

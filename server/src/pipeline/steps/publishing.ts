@@ -4,7 +4,7 @@ import { MEDIA_FILES } from '../../services/executions';
 import type { ProcessNeed } from '../../services/processes';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
-import { StepFailure, type StepContext } from '../context';
+import { StepFailure, warn, type StepContext } from '../context';
 import { languageName } from '../story';
 
 /** What a process may lack that stops an upload (the story, voice and images are made by then). */
@@ -161,5 +161,30 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
     });
   } catch (error) {
     ctx.log.warn({ executionId: execution.id, err: error }, 'thumbnail not set');
+  }
+
+  // The subtitles as a caption track in the story's language, once (a resumed step skips it). A
+  // refusal does not undo the upload either: the run says so (the video has them burnt in anyway).
+  const captions = ctx.checkpoint.video?.captions;
+  if (captions && !ctx.checkpoint.captions) {
+    try {
+      await services.publisher.insertCaptions({
+        credentials,
+        videoId,
+        language: ctx.language,
+        file: path.join(ctx.workDir, captions),
+        ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
+      });
+      await services.publications.recordYoutubeCall(ctx.userId, 'captions.insert', {
+        youtubeApiId: credentials.youtubeApiId,
+        executionId: execution.id,
+      });
+      ctx.checkpoint.captions = { language: ctx.language };
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      ctx.log.warn({ executionId: execution.id, videoId, err: error }, 'captions not added');
+      warn(ctx, 'pipeline.captionsFailed');
+    }
+    await ctx.save();
   }
 }

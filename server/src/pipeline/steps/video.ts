@@ -5,7 +5,7 @@ import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio } from '../media/audio';
 import { MediaError, mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { renderVideo } from '../media/render';
-import { subtitleCues } from '../media/subtitles';
+import { subtitleCues, toSrt } from '../media/subtitles';
 import { narrationText } from './media';
 
 /**
@@ -91,7 +91,14 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       tools,
     });
     if (result.missingGlyphs.length > 0) warn(ctx, 'pipeline.fontsMissing', { characters: result.missingGlyphs.join(' ') });
-    ctx.checkpoint.video = { file: MEDIA_FILES.video, thumbnail: MEDIA_FILES.thumbnail, durationSeconds: result.durationSeconds };
+    // The same cues, as the caption track YouTube gets with the video (step 7).
+    await fs.writeFile(path.join(ctx.workDir, MEDIA_FILES.captions), toSrt(cues));
+    ctx.checkpoint.video = {
+      file: MEDIA_FILES.video,
+      thumbnail: MEDIA_FILES.thumbnail,
+      durationSeconds: result.durationSeconds,
+      captions: MEDIA_FILES.captions,
+    };
   } catch (error) {
     if (error instanceof StepFailure) throw error;
     if (error instanceof MediaError && error.code === 'missing')
