@@ -410,24 +410,6 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     if (!found.isActive) throw unprocessable('processes.voiceInactive');
   }
 
-  async function youtubeIdOfChannel(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
-    if (!id) return undefined;
-    const [found] = await runner
-      .select({ channelId: channels.channelId })
-      .from(channels)
-      .where(and(eq(channels.id, id), eq(channels.userId, userId)));
-    return found?.channelId;
-  }
-
-  async function youtubeIdOfConfig(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
-    if (!id) return undefined;
-    const [found] = await runner
-      .select({ channelId: youtubeApis.channelId })
-      .from(youtubeApis)
-      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
-    return found?.channelId;
-  }
-
   /** 422 listing, in the caller's language, what the process lacks. */
   function refuseNeeds(row: JoinedRow, into: Language): void {
     const needs = needsOf(row);
@@ -508,13 +490,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
   async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
     await db.transaction(async (tx) => {
       const [current] = await tx
-        .select({
-          promptId: processes.promptId,
-          language: processes.language,
-          isActive: processes.isActive,
-          channelId: processes.channelId,
-          youtubeApiId: processes.youtubeApiId,
-        })
+        .select({ promptId: processes.promptId, language: processes.language, isActive: processes.isActive })
         .from(processes)
         .where(byId(userId, id))
         .for('update');
@@ -536,8 +512,9 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
       }
       // The pair is checked when either side is sent (the other as stored, when it still exists).
       if (channelYoutubeId !== undefined || configYoutubeId !== undefined) {
-        channelYoutubeId ??= await youtubeIdOfChannel(tx, userId, current.channelId);
-        configYoutubeId ??= await youtubeIdOfConfig(tx, userId, current.youtubeApiId);
+        const stored = await find(tx, userId, id);
+        channelYoutubeId ??= stored.channelPlatformId ?? undefined;
+        configYoutubeId ??= stored.youtubeApiChannelId ?? undefined;
         if (channelYoutubeId !== undefined && configYoutubeId !== undefined) checkPair(channelYoutubeId, configYoutubeId);
       }
       if (input.prompt_id !== undefined) {

@@ -1,7 +1,6 @@
 import { yupResolver } from '@hookform/resolvers/yup';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { object, string } from 'yup';
@@ -9,7 +8,7 @@ import { errorDetail, useListChannelsQuery, useListYoutubeApisQuery, useUpdatePr
 import { FormErrorAlert, SERVER_ERROR, type ValidationKey } from '../../components';
 import { FormDialog } from '../../components/FormDialog';
 import { SelectInput, type SelectOption } from '../../components/SelectInput';
-import { configsFor, preferredConfig } from './configs';
+import { useConfigChoice } from './configs';
 
 const required: ValidationKey = 'validation.required';
 const schema = object({ channel_id: string().required(required), youtube_api_id: string().required(required) });
@@ -40,7 +39,6 @@ export function ChannelChangeDialog({ process, onClose, onSaved }: ChannelChange
     handleSubmit,
     setError,
     clearErrors,
-    getValues,
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<ChannelFormValues>({
@@ -60,23 +58,15 @@ export function ChannelChangeDialog({ process, onClose, onSaved }: ChannelChange
     options.unshift({ value: process.channel_id, label: process.channel_name ?? process.channel_id });
   }
   const channel = channels.find((candidate) => candidate.id === channelId);
-  const matching = configsFor(youtubeApiList?.youtube_apis ?? [], channel?.channel_id);
-  const configOptions: SelectOption[] = matching.map((config) => ({ value: config.id, label: config.name }));
-  // The chosen configuration shows until it is replaced by one of the channel's own (the switch below).
   const chosenId = useWatch({ control, name: 'youtube_api_id' });
-  if (chosenId && !configOptions.some((option) => option.value === chosenId)) {
-    const chosen = youtubeApiList?.youtube_apis.find((config) => config.id === chosenId);
-    const name = chosen?.name ?? process.youtube_api_name ?? chosenId;
-    configOptions.unshift({ value: chosenId, label: youtubeApiList ? t('form.otherChannelOption', { name }) : name });
-  }
-
-  // A channel the chosen configuration does not upload to switches to one of its own configurations.
-  const matchingKey = matching.map((config) => config.id).join(',');
-  useEffect(() => {
-    if (!youtubeApiList || matching.some((config) => config.id === getValues('youtube_api_id'))) return;
-    setValue('youtube_api_id', preferredConfig(matching)?.id ?? '');
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- matchingKey stands for the list
-  }, [matchingKey, youtubeApiList, getValues, setValue]);
+  const { options: configOptions } = useConfigChoice({
+    youtubeApis: youtubeApiList?.youtube_apis,
+    channelId,
+    channelYoutubeId: channel?.channel_id,
+    chosenId,
+    stored: { id: process.youtube_api_id, name: process.youtube_api_name },
+    choose: (id) => setValue('youtube_api_id', id),
+  });
 
   const onSubmit = async ({ channel_id, youtube_api_id }: ChannelFormValues) => {
     clearErrors(SERVER_ERROR);

@@ -26,7 +26,7 @@ import { SelectInput, type SelectOption } from '../../components/SelectInput';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { LANGUAGES } from '../../lib/language';
 import { sampleUrlOf } from '../../lib/playback';
-import { configsFor, preferredConfig } from './configs';
+import { useConfigChoice } from './configs';
 import { PublishModeField } from './PublishModeField';
 import { TimeInput } from './TimeInput';
 import { createBody, formValuesOf, processSchema, updateBody, type ProcessFormValues } from './schema';
@@ -118,7 +118,6 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     () => (channelList?.channels ?? []).map((channel) => ({ ...channel, name: channel.name?.trim() || channel.channel_id })),
     [channelList],
   );
-  const youtubeApis = useMemo(() => youtubeApiList?.youtube_apis ?? [], [youtubeApiList]);
   const prompts = useMemo(() => promptList?.prompts ?? [], [promptList]);
   const voices = useMemo(() => voiceList?.voices ?? [], [voiceList]);
 
@@ -133,26 +132,14 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     disabled,
   );
   const channel = channels.find((candidate) => candidate.id === channelId);
-  const matching = configsFor(youtubeApis, channel?.channel_id);
-  const youtubeApiOptions = optionsOf(
-    matching,
-    () => true,
-    process && { id: process.youtube_api_id, name: process.youtube_api_name },
-    disabled,
-  );
-  // The stored (or just chosen) configuration stays in the list even when it no longer fits, and
-  // says why, until the user (or the switch below) picks one of the channel's own.
-  for (const id of new Set([process?.youtube_api_id, youtubeApiId])) {
-    const current = youtubeApis.find((config) => config.id === id);
-    if (!current || matching.includes(current)) continue;
-    const option = {
-      value: current.id,
-      label: current.is_enabled ? t('form.otherChannelOption', { name: current.name }) : disabled(current.name),
-    };
-    const at = youtubeApiOptions.findIndex((candidate) => candidate.value === current.id);
-    if (at >= 0) youtubeApiOptions[at] = option;
-    else youtubeApiOptions.unshift(option);
-  }
+  const { options: youtubeApiOptions } = useConfigChoice({
+    youtubeApis: youtubeApiList?.youtube_apis,
+    channelId,
+    channelYoutubeId: channel?.channel_id,
+    chosenId: youtubeApiId,
+    stored: process && { id: process.youtube_api_id, name: process.youtube_api_name },
+    choose: (id) => setValue('youtube_api_id', id, { shouldDirty: true }),
+  });
   const promptOptions = optionsOf(
     prompts,
     (prompt) => prompt.is_active,
@@ -187,21 +174,6 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     const available = languageKey ? languageKey.split(',') : [];
     if (!available.includes(getValues('language'))) setValue('language', available[0] ?? '', { shouldDirty: true });
   }, [prompt, languageKey, getValues, setValue]);
-
-  // A new process starts with the active API configuration (the one processes use by default); a
-  // newly chosen channel switches to a configuration of that channel when the chosen one is not.
-  const matchingKey = matching.map((config) => config.id).join(',');
-  const seenChannel = useRef(initial.channel_id);
-  useEffect(() => {
-    const chosen = getValues('youtube_api_id');
-    const fits = matching.some((config) => config.id === chosen);
-    const channelChanged = seenChannel.current !== channelId;
-    seenChannel.current = channelId;
-    // An edited process keeps its stored configuration until the user picks another channel.
-    if (fits || (editing && !channelChanged)) return;
-    setValue('youtube_api_id', preferredConfig(matching)?.id ?? '', { shouldDirty: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- matchingKey stands for the list
-  }, [editing, channelId, matchingKey, getValues, setValue]);
 
   const voice = voices.find((candidate) => candidate.id === voiceId);
   const playing = voice !== undefined && playingId === voice.id;
