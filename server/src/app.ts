@@ -206,7 +206,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       max: config.apiRateLimitPerMinute,
       timeWindow: 60_000,
       errorResponseBuilder: (_request, context) =>
-        new AppError(429, 'common.tooManyRequests', { minutes: Math.max(1, Math.ceil(context.ttl / 60_000)) }),
+        new AppError(429, 'common.tooManyRequests', { count: Math.max(1, Math.ceil(context.ttl / 60_000)) }),
     });
   }
   // API answers above the threshold go compressed; brotli at a low quality keeps it cheap per request.

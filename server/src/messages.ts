@@ -1,601 +1,49 @@
 /**
- * Every message the API answers in `detail`, in English and Portuguese. The caller's
- * Accept-Language picks the language (pt when it starts with pt, English otherwise).
+ * Every message the API answers in `detail`, and the emails and alerts it sends, in English and
+ * Portuguese. The catalogue is `locales/{en,pt}/server.json`, in the web app's i18next format
+ * (`{{name}}` placeholders, `_one`/`_other` plural forms chosen by a `count` param), read here
+ * with i18next. `MessageKey` comes from messageKeys.gen.ts (`npm run i18n:keys`).
+ * The caller's Accept-Language picks the language (`languageFrom`).
  */
-const en = {
-  'common.notFound': 'Not found',
-  'common.routeNotFound': 'Route {method} {url} not found',
-  'common.invalidJson': 'The request body is not valid JSON',
-  'common.invalidRequest': 'Invalid request: {reason}',
-  'common.bodyTooLarge': 'The request body is too large',
-  'common.unsupportedMediaType': 'Unsupported content type: send application/json',
-  'common.internal': 'Internal server error',
-  'common.databaseUnavailable': 'The database is not reachable; try again in a moment',
-  'common.controlCharacter': 'Invalid request: {field} holds a control character (such as NUL) that is not allowed',
-  'common.uriTooLong': 'The address is too long',
-  'common.badUrl': 'The address is not valid',
-  'common.tooManyRequests': 'Too many requests. Try again in {minutes} minutes.',
-  'common.notReady': 'The server is not ready: see what is unavailable',
-  'common.addressNotAllowed': 'this address is not allowed: it points to a private or local network',
-  'common.unavailable': 'The service is starting or shutting down; try again shortly',
-  'auth.notAuthenticated': 'Not authenticated',
-  'auth.sessionExpired': 'Your session has expired; please sign in again',
-  'auth.adminOnly': 'Only administrators can do this',
-  'auth.invalidCredentials': 'Invalid credentials',
-  'auth.fillAllFields': 'Please fill in all fields',
-  'auth.passwordTooShort': 'Password must be at least {min} characters',
-  'auth.passwordTooLong': 'Password must be at most {max} characters',
-  'auth.invalidEmail': 'Please enter a valid email address',
-  'auth.emailRequired': 'Please enter your email address',
-  'auth.nameRequired': 'Please enter your name',
-  'auth.emailTaken': 'An account with this email already exists',
-  'auth.emailReserved': 'This email address is reserved',
-  'auth.invalidPlan': 'The plan must be monthly or annual',
-  'auth.invalidTimeZone': 'Unknown time zone: {timeZone}',
-  'auth.currentPasswordWrong': 'The current password is incorrect',
-  'auth.passwordRequired': 'Enter your password to confirm',
-  'auth.passwordWrong': 'The password is incorrect',
-  'auth.accountDeleted': 'Your account and everything in it were deleted',
-  'subscription.invalidPlan': 'Unknown plan: choose starter, basic, professional, business or enterprise',
-  'subscription.invalidBilling': 'The billing period must be monthly or annual',
-  'auth.tooManyAttempts': 'Too many sign-in attempts. Try again in {minutes} minutes.',
-  'auth.resetSent': 'If an account exists for this email, a link to reset the password has been sent.',
-  'auth.resetTokenInvalid': 'This reset link is invalid or has expired. Ask for a new one.',
-  'auth.passwordReset': 'Your password has been changed. You can sign in now.',
-  'auth.passwordChanged': 'Password updated successfully',
-  'auth.resetEmailSubject': 'Reset your password',
-  'auth.resetEmailBody':
-    'Hello {name},\n\nSomeone asked to reset the password of your account. Open this link within {minutes} minutes to choose a new one:\n\n{link}\n\nIf it was not you, ignore this email; your password stays the same.',
-  'auth.verifyEmailSubject': 'Confirm your email address',
-  'auth.verifyEmailBody':
-    'Hello {name},\n\nOpen this link within {hours} hours to confirm that {email} is your address:\n\n{link}\n\nIf you did not create an account or change your email, ignore this email.',
-  'auth.emailVerified': 'Your email address is confirmed.',
-  'auth.verifyTokenInvalid':
-    'This confirmation link is invalid, was already used or has expired. Ask for a new one in the console.',
-  'auth.verificationSent': 'We sent a confirmation link to {email}.',
-  'auth.alreadyVerified': 'Your email address is already confirmed.',
-  'auth.signedOut': 'You have signed out.',
-  'auth.emailChangeNeedsPassword': 'Enter your current password to change your email address',
-  'alerts.run_failed.subject': 'A run of “{process}” failed',
-  'alerts.run_failed.body':
-    'Hello {name},\n\nThe last run of the process “{process}” stopped with an error: {reason}\n\nOpen the console to read it and retry: {link}',
-  'alerts.authorization.subject': 'YouTube no longer accepts the authorization of “{process}”',
-  'alerts.authorization.body':
-    'Hello {name},\n\nGoogle no longer accepts the authorization of the YouTube API configuration that the process “{process}” publishes with, so its videos cannot be uploaded. Authorize it again in Settings: {link}\n\nIf your Google Cloud app is in “Testing” mode, Google ends its authorizations after 7 days: publish the app (“In production”) so that they last.',
-  'alerts.quota.subject': 'The YouTube quota ran out for “{process}”',
-  'alerts.quota.body':
-    'Hello {name},\n\nThe daily YouTube API quota of the Google Cloud project that “{process}” uses is spent, so today’s video could not be uploaded. It resets at midnight Pacific time; retry then, or ask Google for a larger quota. {link}',
-  'alerts.review.subject': 'A video of “{process}” is waiting for your review',
-  'alerts.review.body':
-    'Hello {name},\n\nA new video of the process “{process}” is on YouTube, private, waiting for you: approve it (now, or at its publication time) or reject it in the console: {link}',
-  'notifications.webhookInvalid': 'The webhook must be an http:// or https:// address without a user name or password',
-  'notifications.secretInvalid': 'The signing secret must be printable characters without spaces (at most 200)',
-  'notifications.webhookMissing': 'Save a webhook address first',
-  'notifications.testMessage': 'StoryFlow: this is a test of your alerts webhook.',
-  'notifications.testDelivered': 'The test message was delivered.',
-  'notifications.testFailed': 'The test message was not delivered ({reason}).',
-  'channels.notFound': 'Channel not found',
-  'channels.channelIdRequired': 'The channel id is required',
-  'channels.channelIdInvalid': 'The channel id may only contain letters, digits, - and _ (for example UCxxxxxxxxxxxxxxxxxxxxxx)',
-  'channels.channelIdImmutable': 'The channel id cannot be changed',
-  'channels.duplicate': 'This channel is already connected',
-  'channels.minViewsInvalid': 'Minimum views must be a whole number of 0 or more',
-  'chatModel.notFound': 'No chat-model configuration',
-  'chatModel.exists': 'A chat-model configuration already exists; update it instead (PUT /chatgpt/config)',
-  'chatModel.apiKeyRequired': 'Please enter your ChatGPT API Key',
-  'chatModel.apiKeyTooLong': 'The API key must be at most {max} characters',
-  'chatModel.apiKeyInvalid': 'The API key may not contain spaces or special characters',
-  'chatModel.baseUrlInvalid':
-    'The base URL must be an http:// or https:// address of at most {max} characters, for example https://api.openai.com/v1',
-  'chatModel.modelInvalid': 'The model must be a name of 1 to {max} characters, for example gpt-4o-mini',
-  'chatModel.connected': 'Connected to ChatGPT successfully',
-  'chatModel.connectionFailed': 'Failed to connect to ChatGPT. Please check your API Key. ({reason})',
-  'chatModel.reasonInvalidKey': 'invalid API key',
-  'chatModel.reasonUnreachable': 'could not reach the server',
-  'chatModel.reasonHttpStatus': 'the server answered with an error (HTTP {status})',
-  'chatModel.keyNeededForNewHost':
-    'Type the API key again to use it with a different server: a saved key is only sent to the server it was saved for',
-  'youtubeApis.notFound': 'YouTube API configuration not found',
-  'youtubeApis.fieldsRequired': 'Name, channel id, client id and client secret are required',
-  'youtubeApis.needsAuthorization':
-    'Authorize access to the channel first: use Test/Authorize and sign in with the channel’s Google account.',
-  'youtubeApis.connected': 'Connected to YouTube channel “{title}”.',
-  'youtubeApis.secretUnreadable':
-    'The saved client secret or authorization can no longer be read (the server’s secret key changed): enter the client secret again and authorize again',
-  'youtubeApis.connectionFailed': 'Failed to connect to YouTube API. Please check your credentials.',
-  'youtubeApis.grantRevoked': 'The authorization has expired or was revoked. Authorize access again.',
-  'youtubeApis.invalidClient': 'Google refused the OAuth client id or client secret. Check them in the Google Cloud console.',
-  'youtubeApis.channelMismatch':
-    'The authorized Google account does not own channel {channelId}. Authorize with the channel’s account or correct the channel id.',
-  'youtubeApis.quota': 'The YouTube API quota is used up for today. Try again tomorrow.',
-  'youtubeApis.unreachable': 'Could not reach YouTube. Try again in a moment.',
-  'youtubeApis.authStateInvalid': 'This authorization link is invalid or has expired. Start again from the settings page.',
-  'youtubeApis.authDenied': 'Access was not granted on Google’s consent screen.',
-  'youtubeApis.noRefreshToken':
-    'Google did not return a refresh token. Remove this app’s access at myaccount.google.com/permissions and authorize again.',
-  'youtubeApis.authorizedTitle': 'YouTube authorization',
-  'youtubeApis.closeWindow': 'You can close this window.',
-  'proxies.notFound': 'Proxy not found',
-  'proxies.nameRequired': 'The proxy name is required',
-  'proxies.urlRequired': 'The proxy URL is required',
-  'proxies.urlInvalid':
-    'Invalid proxy URL. Use http://, https:// or socks5:// with host and port, for example socks5://user:pass@10.0.0.1:1080',
-  'proxies.disabled': 'This proxy is disabled; enable it before testing it',
-  'proxies.connected': 'Proxy connected successfully ({latency} ms)',
-  'proxies.testFailed': 'Failed to connect to proxy. Check the URL. ({reason})',
-  'proxies.failure.refused': 'connection refused',
-  'proxies.failure.addressNotAllowed': 'this address is not allowed: it points to a private or local network',
-  'proxies.failure.hostNotFound': 'proxy host {host} not found',
-  'proxies.failure.network': 'network error ({code})',
-  'proxies.failure.timeout': 'timed out after {seconds} s',
-  'proxies.failure.closed': 'the proxy closed the connection',
-  'proxies.failure.notProxy': 'the server does not speak the {protocol} proxy protocol',
-  'proxies.failure.tunnelRefused': 'proxy refused the tunnel: {status}',
-  'proxies.failure.socksAuthRequired': 'the SOCKS5 proxy requires a username and password',
-  'proxies.failure.socksNoMethod': 'the SOCKS5 proxy accepts none of the offered authentication methods',
-  'proxies.failure.socksAuthFailed': 'SOCKS5 authentication failed: check the username and password',
-  'proxies.failure.socksConnectFailed': 'the SOCKS5 proxy could not reach {target} (reply {reply})',
-  'proxies.failure.credentialsTooLong': 'SOCKS5 username and password must be at most 255 bytes each',
-  'proxies.failure.tls': 'TLS handshake failed ({error})',
-  'proxies.failure.badTargetAnswer': 'the answer through the tunnel is not HTTP',
-  'proxies.failure.unsupportedProtocol': 'unsupported proxy protocol {protocol}',
-  'proxies.failure.passwordUnreadable': 'the stored password cannot be decrypted (was APP_SECRET changed?); enter it again',
-  'proxies.passwordRequiredForNewAddress': 'Type the proxy password again when you change its address.',
-  'catalogue.languageInvalid': 'Unknown language code "{code}". Use one of: {codes}',
-  'prompts.notFound': 'Prompt not found',
-  'prompts.fieldsRequired': 'Name, description and base content are required',
-  'prompts.descriptionRequired': 'The description is required',
-  'prompts.categoryInvalid': 'Unknown category "{category}". Use one of: {categories}',
-  'prompts.languageRequired': 'A prompt needs at least one language',
-  'prompts.deleted': 'Prompt deleted successfully!',
-  'prompts.deletedWithProcesses':
-    'Prompt deleted successfully! {count} process(es) that used it were switched off and need a new prompt.',
-  'voices.notFound': 'Voice not found',
-  'voices.fieldsRequired': 'Name, type and sample URL are required',
-  'voices.sampleUrlInvalid':
-    'The sample URL must be an http:// or https:// address or a path on this server starting with /, for example https://example.com/sample.mp3',
-  'voices.providerInvalid': 'Unknown provider "{provider}". Use one of: {providers}',
-  'voices.genderInvalid': 'The gender must be female, male, neutral or empty',
-  'voices.espeakVoiceInvalid': 'Invalid espeak-ng voice "{voice}". Use a voice such as pt-br+f3 or en-us+m3',
-  'voices.providerVoiceIdInvalid':
-    'The provider voice may only contain letters, digits, dots, underscores, + and - (at most 100)',
-  'voices.deleted': 'Voice deleted successfully!',
-  'voices.deletedWithProcesses':
-    'Voice deleted successfully! {count} process(es) that used it were switched off and need a new voice.',
-  'voiceSamples.notFound': 'Voice sample not found',
-  'voiceSamples.failed': 'The voice sample could not be generated ({reason})',
-  'voiceSamples.busy': 'The voice changed while its sample was being generated; try again',
-  'processes.notFound': 'Process not found',
-  'processes.nameRequired': 'Enter a name for the process',
-  'processes.channelRequired': 'Choose a channel',
-  'processes.youtubeApiRequired': 'Choose a YouTube API configuration',
-  'processes.promptRequired': 'Choose a prompt',
-  'processes.voiceRequired': 'Choose a voice',
-  'processes.channelNotFound': 'Channel not found; choose one of your channels',
-  'processes.channelDisabled': 'This channel is disabled; enable it in Channels or choose another',
-  'processes.channelMismatch':
-    'This YouTube API configuration uploads to the YouTube channel {config}, not to the process’s channel {channel}; choose a configuration of that channel',
-  'processes.youtubeApiNotFound': 'YouTube API configuration not found; choose one of yours',
-  'processes.youtubeApiDisabled': 'This YouTube API configuration is disabled; enable it in Settings or choose another',
-  'processes.promptNotFound': 'Prompt not found; choose another',
-  'processes.promptInactive': 'This prompt is inactive; choose another',
-  'processes.promptLanguageMissing': 'The prompt has no texts in {language}; choose another language or prompt',
-  'processes.voiceNotFound': 'Voice not found; choose another',
-  'processes.voiceInactive': 'This voice is inactive; choose another',
-  'processes.publishModeInvalid': 'The publishing choice must be automatic or review first',
-  'processes.publicationTimeInvalid': 'Publication time must be HH:MM (00:00 to 23:59)',
-  'processes.needsBeforeActivation': 'Fill in what this process needs before turning it on: {needs}',
-  'processes.need.channel': 'choose a channel',
-  'processes.need.youtube_api': 'choose a YouTube API configuration',
-  'processes.need.youtube_api_disabled': 'enable its YouTube API configuration in Settings or choose another',
-  'processes.need.channel_disabled': 'enable its channel or choose another',
-  'processes.need.channel_mismatch':
-    'choose a YouTube API configuration of its channel (the one chosen uploads to another YouTube channel)',
-  'processes.need.prompt': 'choose a prompt',
-  'processes.need.prompt_inactive': 'choose an active prompt (its prompt is inactive)',
-  'processes.need.language': 'choose a language the prompt has texts in (it has none in {language})',
-  'processes.need.voice': 'choose a voice',
-  'processes.need.voice_inactive': 'choose an active voice (its voice is inactive)',
-  'processes.languageName.pt': 'Portuguese',
-  'processes.languageName.en': 'English',
-  'executions.notRunning': 'This execution is not running any more',
-  'executions.notAwaitingReview': 'This video is not waiting for review',
-  'executions.cancelled': 'The execution was cancelled',
-  'executions.notFound': 'Execution not found',
-  'executions.alreadyRunning': 'This process is already running; wait for it to finish',
-  'executions.notRetryable': 'Only a failed execution can be retried',
-  'executions.queueUnavailable': 'The job queue is not available right now; try again shortly',
-  'media.linkInvalid': 'This media link is invalid or has expired; open the execution again',
-  'media.notFound': 'This file does not exist (yet)',
-  'reason.unreachable': 'the service could not be reached (check the address, the network or the proxy)',
-  'reason.addressNotAllowed': 'the address points to a private or local network, which is not allowed',
-  'reason.keyRefused': 'the service refused the key (HTTP {status})',
-  'reason.keyRefusedNoStatus': 'the service refused the key',
-  'reason.quota': 'the account has no quota left',
-  'reason.requestRefused': 'the service refused the request (HTTP {status})',
-  'reason.requestRefusedNoStatus': 'the service refused the request',
-  'reason.serviceError': 'the service answered with an error (HTTP {status}); the server log has its message',
-  'reason.serviceErrorNoStatus': 'the service answered with an error; the server log has its message',
-  'reason.emptyAnswer': 'the chat model answered an empty text',
-  'reason.speech.invalidVoice': 'the local voice does not know this voice',
-  'reason.speech.invalidText': 'there is no text to narrate',
-  'reason.speech.timeout': 'the local voice took too long',
-  'reason.speech.failed': 'the local voice stopped with an error; the server log has its message',
-  'reason.render.timeout': 'ffmpeg took too long',
-  'reason.render.failed': 'ffmpeg stopped with an error; the server log has its message',
-  'reason.unexpected': 'an unexpected error; the server log has its message',
-  'pipeline.needs': 'This process cannot run yet: {needs}',
-  'pipeline.chatModelMissing': 'Add your ChatGPT API key in Settings before running a process',
-  'pipeline.keyRefused': 'The {service} API refused the key; check it in Settings',
-  'pipeline.quota': 'The {service} account has no quota left; add credit to it or wait for the quota to return',
-  'pipeline.textsFailed': 'Writing the title and premise failed: {reason}',
-  'pipeline.repeatedTitle':
-    'The chat model kept proposing a story this process has already made ("{title}"); try again later or change the prompt',
-  'pipeline.storyFailed': 'Writing chapter {chapter} failed: {reason}',
-  'pipeline.audioFailed': 'Narrating chapter {chapter} failed: {reason}',
-  'pipeline.elevenlabsMissing':
-    'This voice uses ElevenLabs, but the server has no ElevenLabs key (ELEVENLABS_API_KEY); choose another voice or ask the administrator',
-  'pipeline.espeakMissing':
-    'The local voice (espeak-ng) could not be loaded on the server; ask the administrator to reinstall with npm ci, or choose another voice',
-  'pipeline.imageFailed': 'Illustrating scene {scene} failed: {reason}',
-  'pipeline.videoFailed': 'Rendering the video failed: {reason}',
-  'pipeline.diskFull':
-    'The server’s disk is almost full ({free} MB free, {needed} MB needed to render this video). Ask the administrator to free some space, then retry.',
-  'pipeline.addressNotAllowed':
-    'The server address in your ChatGPT settings points to a private or local network, which this console does not call. Use a public address (or ask the administrator to allow private addresses).',
-  'pipeline.fontsMissing':
-    'No font on this server can draw some characters of this story ({characters}): they are missing from the subtitles, the title and the scene cards. Ask the administrator to install a font for this language (for example Debian’s fonts-noto-cjk or fonts-noto-core).',
-  'pipeline.ffmpegMissing':
-    'ffmpeg was not found on the server; ask the administrator to reinstall with npm ci or to set FFMPEG_PATH',
-  'pipeline.publishingNotConfigured':
-    'The video was rendered and kept, but publishing to YouTube is not available yet; preview it in the execution details',
-  'pipeline.interrupted': 'The server stopped during this run {count} times; retry it',
-  'pipeline.failed': 'The step failed unexpectedly; the server log has the details',
-  'pipeline.youtubeNotAuthorized': 'Authorize the YouTube API configuration of this process in Settings before publishing',
-  'pipeline.youtubeRevoked':
-    'Google refused the stored authorization (it was revoked or expired); authorize the YouTube API configuration again in Settings, then retry',
-  'pipeline.youtubeQuota':
-    'The YouTube API daily quota is used up; retry tomorrow or raise the quota in the Google Cloud console',
-  'pipeline.uploadLimit': 'YouTube refused the upload: the channel reached its daily upload limit; retry tomorrow',
-  'pipeline.captionsFailed':
-    'YouTube did not take the caption track; the video is published with its subtitles burnt in, and the server log says why',
-  'pipeline.uploadFailed': 'Uploading the video to YouTube failed; retry it, and see the server log if it fails again',
-  'pipeline.uploadFailedStatus': 'YouTube refused the upload (HTTP {status}); retry it, and see the server log if it fails again',
-  'publications.failure.generic': 'The upload failed; see the server log',
-  'publications.failure.forbidden': 'YouTube refused the upload: this configuration may not upload to the channel',
-  'publications.failure.processing': 'YouTube could not process the uploaded video',
-  'publications.failure.rejected': 'YouTube rejected the video (copyright, a duplicate or its rules)',
-  'publications.notFound': 'Publication not found',
-  'publications.titleRequired': 'Enter the video title',
-  'publications.titleTooLong': 'The video title may have at most {max} characters',
-  'publications.noVideo': 'This publication has no YouTube video',
-  'publications.notAuthorized':
-    'No authorized YouTube API configuration for this video; authorize one in Settings, or remove the publication from the history only',
-  'publications.youtubeRefusedToken':
-    'Google refused the stored authorization; authorize the YouTube API configuration again in Settings',
-  'publications.youtubeQuota': 'YouTube quota exceeded; nothing was changed. Try again tomorrow ({reason})',
-  'publications.youtubeFailed': 'YouTube could not do it; nothing was changed ({reason})',
-  'publications.statusName.published': 'Published',
-  'publications.statusName.processing': 'Processing',
-  'publications.statusName.failed': 'Failed',
-  'publications.visibilityName.public': 'Public',
-  'publications.visibilityName.unlisted': 'Unlisted',
-  'publications.visibilityName.private': 'Private',
-  'publications.csv.title': 'Title',
-  'publications.csv.videoId': 'Video ID',
-  'publications.csv.status': 'Status',
-  'publications.csv.visibility': 'Visibility',
-  'publications.csv.publishedAt': 'Published at (UTC)',
-  'publications.csv.views': 'Views',
-  'publications.csv.likes': 'Likes',
-  'publications.csv.channel': 'Channel',
-  'publications.csv.process': 'Process',
-  'publications.csv.belowMinimum': 'Below channel minimum',
-  'publications.csv.failureReason': 'Failure reason',
-  'publications.csv.watchUrl': 'Watch link',
-  'publications.csv.yes': 'yes',
-  'publications.csv.no': 'no',
-} as const;
+import fs from 'node:fs';
+import path from 'node:path';
+import i18next from 'i18next';
+import { MESSAGE_KEYS, type MessageKey } from './messageKeys.gen';
 
-export type MessageKey = keyof typeof en;
+export type { MessageKey };
 export type MessageParams = Record<string, string | number>;
 
-const pt: Record<MessageKey, string> = {
-  'common.notFound': 'Não encontrado',
-  'common.routeNotFound': 'Rota {method} {url} não encontrada',
-  'common.invalidJson': 'O corpo da requisição não é um JSON válido',
-  'common.invalidRequest': 'Requisição inválida: {reason}',
-  'common.bodyTooLarge': 'O corpo da requisição é grande demais',
-  'common.unsupportedMediaType': 'Tipo de conteúdo não suportado: envie application/json',
-  'common.internal': 'Erro interno do servidor',
-  'common.databaseUnavailable': 'O banco de dados não está acessível; tente novamente em instantes',
-  'common.controlCharacter': 'Requisição inválida: {field} contém um caractere de controle (como NUL) que não é permitido',
-  'common.uriTooLong': 'O endereço é longo demais',
-  'common.badUrl': 'O endereço não é válido',
-  'common.tooManyRequests': 'Muitas solicitações. Tente novamente em {minutes} minutos.',
-  'common.notReady': 'O servidor não está pronto: veja o que está indisponível',
-  'common.addressNotAllowed': 'este endereço não é permitido: ele aponta para uma rede privada ou local',
-  'common.unavailable': 'O serviço está iniciando ou encerrando; tente novamente em instantes',
-  'auth.notAuthenticated': 'Não autenticado',
-  'auth.sessionExpired': 'Sua sessão expirou; entre novamente',
-  'auth.adminOnly': 'Apenas administradores podem fazer isso',
-  'auth.invalidCredentials': 'Credenciais inválidas',
-  'auth.fillAllFields': 'Por favor, preencha todos os campos',
-  'auth.passwordTooShort': 'A senha deve ter pelo menos {min} caracteres',
-  'auth.passwordTooLong': 'A senha deve ter no máximo {max} caracteres',
-  'auth.invalidEmail': 'Informe um endereço de e-mail válido',
-  'auth.emailRequired': 'Por favor, informe seu endereço de e-mail',
-  'auth.nameRequired': 'Por favor, informe seu nome',
-  'auth.emailTaken': 'Já existe uma conta com este e-mail',
-  'auth.emailReserved': 'Este endereço de e-mail é reservado',
-  'auth.invalidPlan': 'O plano deve ser mensal ou anual',
-  'auth.invalidTimeZone': 'Fuso horário desconhecido: {timeZone}',
-  'auth.currentPasswordWrong': 'A senha atual está incorreta',
-  'auth.passwordRequired': 'Digite sua senha para confirmar',
-  'auth.passwordWrong': 'A senha está incorreta',
-  'auth.accountDeleted': 'Sua conta e tudo o que havia nela foram excluídos',
-  'subscription.invalidPlan': 'Plano desconhecido: escolha starter, basic, professional, business ou enterprise',
-  'subscription.invalidBilling': 'O período de cobrança deve ser mensal ou anual',
-  'auth.tooManyAttempts': 'Muitas tentativas de login. Tente novamente em {minutes} minutos.',
-  'auth.resetSent': 'Se existir uma conta com este e-mail, enviamos um link para redefinir a senha.',
-  'auth.resetTokenInvalid': 'Este link de redefinição é inválido ou expirou. Peça um novo.',
-  'auth.passwordReset': 'Sua senha foi alterada. Você já pode entrar.',
-  'auth.passwordChanged': 'Senha atualizada com sucesso',
-  'auth.resetEmailSubject': 'Redefina sua senha',
-  'auth.resetEmailBody':
-    'Olá {name},\n\nAlguém pediu para redefinir a senha da sua conta. Abra este link em até {minutes} minutos para escolher uma nova:\n\n{link}\n\nSe não foi você, ignore este e-mail; sua senha continua a mesma.',
-  'auth.verifyEmailSubject': 'Confirme seu endereço de e-mail',
-  'auth.verifyEmailBody':
-    'Olá {name},\n\nAbra este link em até {hours} horas para confirmar que {email} é o seu endereço:\n\n{link}\n\nSe você não criou uma conta nem mudou seu e-mail, ignore esta mensagem.',
-  'auth.emailVerified': 'Seu endereço de e-mail está confirmado.',
-  'auth.verifyTokenInvalid': 'Este link de confirmação é inválido, já foi usado ou expirou. Peça um novo no console.',
-  'auth.verificationSent': 'Enviamos um link de confirmação para {email}.',
-  'auth.alreadyVerified': 'Seu endereço de e-mail já está confirmado.',
-  'auth.signedOut': 'Você saiu da sua conta.',
-  'auth.emailChangeNeedsPassword': 'Digite sua senha atual para mudar seu endereço de e-mail',
-  'alerts.run_failed.subject': 'Uma execução de “{process}” falhou',
-  'alerts.run_failed.body':
-    'Olá {name},\n\nA última execução do processo “{process}” parou com um erro: {reason}\n\nAbra o console para ver e tentar de novo: {link}',
-  'alerts.authorization.subject': 'O YouTube não aceita mais a autorização de “{process}”',
-  'alerts.authorization.body':
-    'Olá {name},\n\nO Google não aceita mais a autorização da configuração da API do YouTube com que o processo “{process}” publica, então seus vídeos não podem ser enviados. Autorize de novo em Configurações: {link}\n\nSe o seu app do Google Cloud está no modo “Teste”, o Google encerra as autorizações depois de 7 dias: publique o app (“Em produção”) para que elas durem.',
-  'alerts.quota.subject': 'A cota do YouTube acabou para “{process}”',
-  'alerts.quota.body':
-    'Olá {name},\n\nA cota diária da API do YouTube do projeto do Google Cloud que “{process}” usa acabou, então o vídeo de hoje não pôde ser enviado. Ela recomeça à meia-noite do horário do Pacífico; tente de novo então, ou peça ao Google uma cota maior. {link}',
-  'alerts.review.subject': 'Um vídeo de “{process}” aguarda a sua revisão',
-  'alerts.review.body':
-    'Olá {name},\n\nUm novo vídeo do processo “{process}” está no YouTube, privado, esperando por você: aprove (agora ou no horário de publicação) ou rejeite no console: {link}',
-  'notifications.webhookInvalid': 'O webhook deve ser um endereço http:// ou https:// sem usuário nem senha',
-  'notifications.secretInvalid': 'O segredo de assinatura deve ter caracteres visíveis, sem espaços (no máximo 200)',
-  'notifications.webhookMissing': 'Salve primeiro o endereço do webhook',
-  'notifications.testMessage': 'StoryFlow: esta é uma mensagem de teste do seu webhook de alertas.',
-  'notifications.testDelivered': 'A mensagem de teste foi entregue.',
-  'notifications.testFailed': 'A mensagem de teste não foi entregue ({reason}).',
-  'channels.notFound': 'Canal não encontrado',
-  'channels.channelIdRequired': 'O ID do canal é obrigatório',
-  'channels.channelIdInvalid': 'O ID do canal só pode conter letras, números, - e _ (por exemplo UCxxxxxxxxxxxxxxxxxxxxxx)',
-  'channels.channelIdImmutable': 'O ID do canal não pode ser alterado',
-  'channels.duplicate': 'Este canal já está conectado',
-  'channels.minViewsInvalid': 'O mínimo de visualizações deve ser um número inteiro igual ou maior que 0',
-  'chatModel.notFound': 'Nenhuma configuração de modelo de chat',
-  'chatModel.exists': 'Já existe uma configuração de modelo de chat; atualize-a (PUT /chatgpt/config)',
-  'chatModel.apiKeyRequired': 'Por favor, informe sua chave de API do ChatGPT',
-  'chatModel.apiKeyTooLong': 'A chave de API deve ter no máximo {max} caracteres',
-  'chatModel.apiKeyInvalid': 'A chave de API não pode conter espaços nem caracteres especiais',
-  'chatModel.baseUrlInvalid':
-    'A URL base deve ser um endereço http:// ou https:// de no máximo {max} caracteres, por exemplo https://api.openai.com/v1',
-  'chatModel.modelInvalid': 'O modelo deve ser um nome de 1 a {max} caracteres, por exemplo gpt-4o-mini',
-  'chatModel.connected': 'Conexão com o ChatGPT realizada com sucesso',
-  'chatModel.connectionFailed': 'Falha ao conectar ao ChatGPT. Verifique sua chave de API. ({reason})',
-  'chatModel.reasonInvalidKey': 'chave de API inválida',
-  'chatModel.reasonUnreachable': 'não foi possível acessar o servidor',
-  'chatModel.reasonHttpStatus': 'o servidor respondeu com um erro (HTTP {status})',
-  'chatModel.keyNeededForNewHost':
-    'Digite a chave de API novamente para usá-la com outro servidor: uma chave salva só é enviada ao servidor para o qual foi salva',
-  'youtubeApis.notFound': 'Configuração da API do YouTube não encontrada',
-  'youtubeApis.fieldsRequired': 'Nome, ID do canal, client ID e client secret são obrigatórios',
-  'youtubeApis.needsAuthorization':
-    'Autorize o acesso ao canal primeiro: use Testar/Autorizar e entre com a conta Google do canal.',
-  'youtubeApis.connected': 'Conectado ao canal do YouTube “{title}”.',
-  'youtubeApis.secretUnreadable':
-    'O segredo do cliente ou a autorização salvos não podem mais ser lidos (a chave secreta do servidor mudou): informe o segredo do cliente de novo e autorize de novo',
-  'youtubeApis.connectionFailed': 'Falha ao conectar à API do YouTube. Verifique suas credenciais.',
-  'youtubeApis.grantRevoked': 'A autorização expirou ou foi revogada. Autorize o acesso novamente.',
-  'youtubeApis.invalidClient': 'O Google recusou o client ID ou o client secret do OAuth. Confira-os no console do Google Cloud.',
-  'youtubeApis.channelMismatch':
-    'A conta Google autorizada não é dona do canal {channelId}. Autorize com a conta do canal ou corrija o ID do canal.',
-  'youtubeApis.quota': 'A cota da API do YouTube acabou por hoje. Tente novamente amanhã.',
-  'youtubeApis.unreachable': 'Não foi possível acessar o YouTube. Tente novamente em instantes.',
-  'youtubeApis.authStateInvalid': 'Este link de autorização é inválido ou expirou. Comece de novo pela página de configurações.',
-  'youtubeApis.authDenied': 'O acesso não foi concedido na tela de consentimento do Google.',
-  'youtubeApis.noRefreshToken':
-    'O Google não devolveu um refresh token. Remova o acesso deste app em myaccount.google.com/permissions e autorize novamente.',
-  'youtubeApis.authorizedTitle': 'Autorização do YouTube',
-  'youtubeApis.closeWindow': 'Você já pode fechar esta janela.',
-  'proxies.notFound': 'Proxy não encontrado',
-  'proxies.nameRequired': 'O nome do proxy é obrigatório',
-  'proxies.urlRequired': 'A URL do proxy é obrigatória',
-  'proxies.urlInvalid':
-    'URL de proxy inválida. Use http://, https:// ou socks5:// com host e porta, por exemplo socks5://usuario:senha@10.0.0.1:1080',
-  'proxies.disabled': 'Este proxy está desativado; ative-o antes de testá-lo',
-  'proxies.connected': 'Proxy conectado com sucesso ({latency} ms)',
-  'proxies.testFailed': 'Falha ao conectar ao proxy. Verifique a URL. ({reason})',
-  'proxies.failure.refused': 'conexão recusada',
-  'proxies.failure.addressNotAllowed': 'este endereço não é permitido: ele aponta para uma rede privada ou local',
-  'proxies.failure.hostNotFound': 'host do proxy {host} não encontrado',
-  'proxies.failure.network': 'erro de rede ({code})',
-  'proxies.failure.timeout': 'tempo esgotado após {seconds} s',
-  'proxies.failure.closed': 'o proxy encerrou a conexão',
-  'proxies.failure.notProxy': 'o servidor não fala o protocolo de proxy {protocol}',
-  'proxies.failure.tunnelRefused': 'o proxy recusou o túnel: {status}',
-  'proxies.failure.socksAuthRequired': 'o proxy SOCKS5 exige usuário e senha',
-  'proxies.failure.socksNoMethod': 'o proxy SOCKS5 não aceita nenhum dos métodos de autenticação oferecidos',
-  'proxies.failure.socksAuthFailed': 'a autenticação SOCKS5 falhou: verifique o usuário e a senha',
-  'proxies.failure.socksConnectFailed': 'o proxy SOCKS5 não conseguiu alcançar {target} (resposta {reply})',
-  'proxies.failure.credentialsTooLong': 'o usuário e a senha do SOCKS5 devem ter no máximo 255 bytes cada',
-  'proxies.failure.tls': 'falha no handshake TLS ({error})',
-  'proxies.failure.badTargetAnswer': 'a resposta recebida pelo túnel não é HTTP',
-  'proxies.failure.unsupportedProtocol': 'protocolo de proxy não suportado: {protocol}',
-  'proxies.failure.passwordUnreadable': 'a senha armazenada não pode ser decifrada (o APP_SECRET mudou?); informe-a novamente',
-  'proxies.passwordRequiredForNewAddress': 'Digite a senha do proxy novamente ao mudar o endereço dele.',
-  'catalogue.languageInvalid': 'Código de idioma desconhecido "{code}". Use um destes: {codes}',
-  'prompts.notFound': 'Prompt não encontrado',
-  'prompts.fieldsRequired': 'Nome, descrição e conteúdo base são obrigatórios',
-  'prompts.descriptionRequired': 'A descrição é obrigatória',
-  'prompts.categoryInvalid': 'Categoria desconhecida "{category}". Use uma destas: {categories}',
-  'prompts.languageRequired': 'Um prompt precisa de pelo menos um idioma',
-  'prompts.deleted': 'Prompt excluído com sucesso!',
-  'prompts.deletedWithProcesses':
-    'Prompt excluído com sucesso! {count} processo(s) que o usavam foram desativados e precisam de um novo prompt.',
-  'voices.notFound': 'Voz não encontrada',
-  'voices.fieldsRequired': 'Nome, tipo e URL da amostra são obrigatórios',
-  'voices.sampleUrlInvalid':
-    'A URL da amostra deve ser um endereço http:// ou https:// ou um caminho deste servidor começando com /, por exemplo https://example.com/amostra.mp3',
-  'voices.providerInvalid': 'Provedor desconhecido "{provider}". Use um destes: {providers}',
-  'voices.genderInvalid': 'O gênero deve ser female, male, neutral ou vazio',
-  'voices.espeakVoiceInvalid': 'Voz do espeak-ng inválida "{voice}". Use uma voz como pt-br+f3 ou en-us+m3',
-  'voices.providerVoiceIdInvalid': 'A voz do provedor só pode conter letras, números, pontos, sublinhados, + e - (no máximo 100)',
-  'voices.deleted': 'Voz excluída com sucesso!',
-  'voices.deletedWithProcesses':
-    'Voz excluída com sucesso! {count} processo(s) que a usavam foram desativados e precisam de uma nova voz.',
-  'voiceSamples.notFound': 'Amostra de voz não encontrada',
-  'voiceSamples.failed': 'Não foi possível gerar a amostra de voz ({reason})',
-  'voiceSamples.busy': 'A voz mudou enquanto a amostra era gerada; tente novamente',
-  'processes.notFound': 'Processo não encontrado',
-  'processes.nameRequired': 'Informe um nome para o processo',
-  'processes.channelRequired': 'Escolha um canal',
-  'processes.youtubeApiRequired': 'Escolha uma configuração da API do YouTube',
-  'processes.promptRequired': 'Escolha um prompt',
-  'processes.voiceRequired': 'Escolha uma voz',
-  'processes.channelNotFound': 'Canal não encontrado; escolha um dos seus canais',
-  'processes.channelDisabled': 'Este canal está desativado; ative-o em Canais ou escolha outro',
-  'processes.channelMismatch':
-    'Esta configuração da API do YouTube envia para o canal do YouTube {config}, não para o canal do processo {channel}; escolha uma configuração desse canal',
-  'processes.youtubeApiNotFound': 'Configuração da API do YouTube não encontrada; escolha uma das suas',
-  'processes.youtubeApiDisabled':
-    'Esta configuração da API do YouTube está desativada; ative-a em Configurações ou escolha outra',
-  'processes.promptNotFound': 'Prompt não encontrado; escolha outro',
-  'processes.promptInactive': 'Este prompt está inativo; escolha outro',
-  'processes.promptLanguageMissing': 'O prompt não tem textos em {language}; escolha outro idioma ou prompt',
-  'processes.voiceNotFound': 'Voz não encontrada; escolha outra',
-  'processes.voiceInactive': 'Esta voz está inativa; escolha outra',
-  'processes.publishModeInvalid': 'A forma de publicação deve ser automática ou revisar antes',
-  'processes.publicationTimeInvalid': 'O horário de publicação deve estar no formato HH:MM (00:00 a 23:59)',
-  'processes.needsBeforeActivation': 'Complete o que este processo precisa antes de ativá-lo: {needs}',
-  'processes.need.channel': 'escolha um canal',
-  'processes.need.youtube_api': 'escolha uma configuração da API do YouTube',
-  'processes.need.youtube_api_disabled': 'ative a configuração da API do YouTube em Configurações ou escolha outra',
-  'processes.need.channel_disabled': 'ative o canal ou escolha outro',
-  'processes.need.channel_mismatch':
-    'escolha uma configuração da API do YouTube do canal do processo (a escolhida envia para outro canal do YouTube)',
-  'processes.need.prompt': 'escolha um prompt',
-  'processes.need.prompt_inactive': 'escolha um prompt ativo (o atual está inativo)',
-  'processes.need.language': 'escolha um idioma em que o prompt tenha textos (ele não tem textos em {language})',
-  'processes.need.voice': 'escolha uma voz',
-  'processes.need.voice_inactive': 'escolha uma voz ativa (a atual está inativa)',
-  'processes.languageName.pt': 'português',
-  'processes.languageName.en': 'inglês',
-  'executions.notRunning': 'Esta execução não está mais em andamento',
-  'executions.notAwaitingReview': 'Este vídeo não está aguardando revisão',
-  'executions.cancelled': 'A execução foi cancelada',
-  'executions.notFound': 'Execução não encontrada',
-  'executions.alreadyRunning': 'Este processo já está em execução; aguarde terminar',
-  'executions.notRetryable': 'Só uma execução com erro pode ser tentada novamente',
-  'executions.queueUnavailable': 'A fila de tarefas não está disponível agora; tente novamente em instantes',
-  'media.linkInvalid': 'Este link de mídia é inválido ou expirou; abra a execução novamente',
-  'media.notFound': 'Este arquivo não existe (ainda)',
-  'reason.unreachable': 'não foi possível acessar o serviço (verifique o endereço, a rede ou o proxy)',
-  'reason.addressNotAllowed': 'o endereço aponta para uma rede privada ou local, o que não é permitido',
-  'reason.keyRefused': 'o serviço recusou a chave (HTTP {status})',
-  'reason.keyRefusedNoStatus': 'o serviço recusou a chave',
-  'reason.quota': 'a conta não tem mais cota',
-  'reason.requestRefused': 'o serviço recusou a requisição (HTTP {status})',
-  'reason.requestRefusedNoStatus': 'o serviço recusou a requisição',
-  'reason.serviceError': 'o serviço respondeu com um erro (HTTP {status}); a mensagem está no log do servidor',
-  'reason.serviceErrorNoStatus': 'o serviço respondeu com um erro; a mensagem está no log do servidor',
-  'reason.emptyAnswer': 'o modelo de chat respondeu um texto vazio',
-  'reason.speech.invalidVoice': 'a voz local não conhece esta voz',
-  'reason.speech.invalidText': 'não há texto para narrar',
-  'reason.speech.timeout': 'a voz local demorou demais',
-  'reason.speech.failed': 'a voz local parou com um erro; a mensagem está no log do servidor',
-  'reason.render.timeout': 'o ffmpeg demorou demais',
-  'reason.render.failed': 'o ffmpeg parou com um erro; a mensagem está no log do servidor',
-  'reason.unexpected': 'um erro inesperado; a mensagem está no log do servidor',
-  'pipeline.needs': 'Este processo ainda não pode ser executado: {needs}',
-  'pipeline.chatModelMissing': 'Adicione sua chave da API do ChatGPT em Configurações antes de executar um processo',
-  'pipeline.keyRefused': 'A API {service} recusou a chave; verifique-a em Configurações',
-  'pipeline.quota': 'A conta {service} não tem mais cota; adicione crédito ou espere a cota voltar',
-  'pipeline.textsFailed': 'Falha ao escrever o título e a premissa: {reason}',
-  'pipeline.repeatedTitle':
-    'O modelo de chat continuou propondo uma história que este processo já fez ("{title}"); tente mais tarde ou mude o prompt',
-  'pipeline.storyFailed': 'Falha ao escrever o capítulo {chapter}: {reason}',
-  'pipeline.audioFailed': 'Falha ao narrar o capítulo {chapter}: {reason}',
-  'pipeline.elevenlabsMissing':
-    'Esta voz usa a ElevenLabs, mas o servidor não tem chave da ElevenLabs (ELEVENLABS_API_KEY); escolha outra voz ou fale com o administrador',
-  'pipeline.espeakMissing':
-    'A voz local (espeak-ng) não pôde ser carregada no servidor; peça ao administrador para reinstalar com npm ci ou escolha outra voz',
-  'pipeline.imageFailed': 'Falha ao ilustrar a cena {scene}: {reason}',
-  'pipeline.videoFailed': 'Falha ao montar o vídeo: {reason}',
-  'pipeline.diskFull':
-    'O disco do servidor está quase cheio ({free} MB livres, {needed} MB necessários para renderizar este vídeo). Peça ao administrador para liberar espaço e tente de novo.',
-  'pipeline.addressNotAllowed':
-    'O endereço do servidor nas suas configurações do ChatGPT aponta para uma rede privada ou local, que este console não acessa. Use um endereço público (ou peça ao administrador para permitir endereços privados).',
-  'pipeline.fontsMissing':
-    'Nenhuma fonte deste servidor desenha alguns caracteres desta história ({characters}): eles faltam nas legendas, no título e nos cartões das cenas. Peça ao administrador para instalar uma fonte para este idioma (por exemplo fonts-noto-cjk ou fonts-noto-core do Debian).',
-  'pipeline.ffmpegMissing':
-    'O ffmpeg não foi encontrado no servidor; peça ao administrador para reinstalar com npm ci ou definir FFMPEG_PATH',
-  'pipeline.publishingNotConfigured':
-    'O vídeo foi gerado e guardado, mas a publicação no YouTube ainda não está disponível; veja a prévia nos detalhes da execução',
-  'pipeline.interrupted': 'O servidor parou durante esta execução {count} vezes; tente novamente',
-  'pipeline.failed': 'A etapa falhou inesperadamente; os detalhes estão no log do servidor',
-  'pipeline.youtubeNotAuthorized': 'Autorize a configuração da API do YouTube deste processo em Configurações antes de publicar',
-  'pipeline.youtubeRevoked':
-    'O Google recusou a autorização guardada (revogada ou expirada); autorize de novo a configuração da API do YouTube em Configurações e tente novamente',
-  'pipeline.youtubeQuota': 'A cota diária da API do YouTube acabou; tente amanhã ou aumente a cota no console do Google Cloud',
-  'pipeline.uploadLimit': 'O YouTube recusou o envio: o canal atingiu o limite diário de envios; tente amanhã',
-  'pipeline.captionsFailed':
-    'O YouTube não aceitou a faixa de legendas; o vídeo é publicado com as legendas gravadas na imagem, e o log do servidor diz por quê',
-  'pipeline.uploadFailed': 'Falha ao enviar o vídeo ao YouTube; tente de novo e veja o log do servidor se falhar outra vez',
-  'pipeline.uploadFailedStatus':
-    'O YouTube recusou o envio (HTTP {status}); tente de novo e veja o log do servidor se falhar outra vez',
-  'publications.failure.generic': 'O envio falhou; veja o log do servidor',
-  'publications.failure.forbidden': 'O YouTube recusou o envio: esta configuração não pode enviar vídeos para o canal',
-  'publications.failure.processing': 'O YouTube não conseguiu processar o vídeo enviado',
-  'publications.failure.rejected': 'O YouTube rejeitou o vídeo (direitos autorais, duplicado ou suas regras)',
-  'publications.notFound': 'Publicação não encontrada',
-  'publications.titleRequired': 'Informe o título do vídeo',
-  'publications.titleTooLong': 'O título do vídeo pode ter no máximo {max} caracteres',
-  'publications.noVideo': 'Esta publicação não tem vídeo no YouTube',
-  'publications.notAuthorized':
-    'Nenhuma configuração da API do YouTube autorizada para este vídeo; autorize uma em Configurações ou remova a publicação apenas do histórico',
-  'publications.youtubeRefusedToken':
-    'O Google recusou a autorização guardada; autorize de novo a configuração da API do YouTube em Configurações',
-  'publications.youtubeQuota': 'Cota do YouTube excedida; nada foi alterado. Tente amanhã ({reason})',
-  'publications.youtubeFailed': 'O YouTube não conseguiu fazer isso; nada foi alterado ({reason})',
-  'publications.statusName.published': 'Publicado',
-  'publications.statusName.processing': 'Processando',
-  'publications.statusName.failed': 'Falhou',
-  'publications.visibilityName.public': 'Público',
-  'publications.visibilityName.unlisted': 'Não listado',
-  'publications.visibilityName.private': 'Privado',
-  'publications.csv.title': 'Título',
-  'publications.csv.videoId': 'ID do vídeo',
-  'publications.csv.status': 'Status',
-  'publications.csv.visibility': 'Visibilidade',
-  'publications.csv.publishedAt': 'Publicado em (UTC)',
-  'publications.csv.views': 'Visualizações',
-  'publications.csv.likes': 'Curtidas',
-  'publications.csv.channel': 'Canal',
-  'publications.csv.process': 'Processo',
-  'publications.csv.belowMinimum': 'Abaixo do mínimo do canal',
-  'publications.csv.failureReason': 'Motivo da falha',
-  'publications.csv.watchUrl': 'Link para assistir',
-  'publications.csv.yes': 'sim',
-  'publications.csv.no': 'não',
-};
+/** locales/ at the repository's root: two levels up from server/src and from server/dist. */
+const LOCALES_DIR = path.join(__dirname, '..', '..', 'locales');
+const NAMESPACE = 'server';
+
+function catalogue(language: Language): object {
+  return JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, language, `${NAMESPACE}.json`), 'utf8')) as object;
+}
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources: { en: { [NAMESPACE]: catalogue('en') }, pt: { [NAMESPACE]: catalogue('pt') } },
+  lng: 'en',
+  fallbackLng: 'en',
+  ns: [NAMESPACE],
+  defaultNS: NAMESPACE,
+  initAsync: false,
+  // Messages are plain text (JSON answers, emails), never HTML.
+  interpolation: { escapeValue: false },
+  // A placeholder without its param stays as written.
+  missingInterpolationHandler: (_text: string, match: RegExpMatchArray) => match[0],
+  returnNull: false,
+  returnObjects: false,
+});
+/**
+ * i18next's `t`, untyped: the web app's typed keys (src/app/i18next.d.ts) augment the same module
+ * when the web project type-checks the scripts that import the server.
+ */
+const t = instance.t.bind(instance) as unknown as (key: string, options: Record<string, unknown>) => string;
+const KNOWN = new Set<string>(MESSAGE_KEYS);
 
 export type Language = 'pt' | 'en';
-const catalogues: Record<Language, Record<MessageKey, string>> = { en, pt };
 
 /**
  * The caller's language from Accept-Language (RFC 9110): the ranges by their q-values (1 when
@@ -624,12 +72,13 @@ export function languageFrom(acceptLanguage: string | undefined): Language {
 
 /** Whether a stored string names a message of the catalogue. */
 export function isMessageKey(key: string): key is MessageKey {
-  return Object.prototype.hasOwnProperty.call(en, key);
+  return KNOWN.has(key);
 }
 
 /**
- * The message in the language, its `{name}` placeholders filled from params. A `reason_key` param
- * names another message (a failure's reason, see providers/reasons.ts) that fills `{reason}`.
+ * The message in the language, its `{{name}}` placeholders filled from params; a `count` param
+ * picks the plural form. A `reason_key` param names another message (a failure's reason, see
+ * providers/reasons.ts) that fills `{{reason}}`. A placeholder without its param stays as written.
  */
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
   const { reason_key: reasonKey, ...rest } = params;
@@ -637,6 +86,5 @@ export function translate(language: Language, key: MessageKey, params: MessagePa
     // A key this version does not know (written by a newer one) reads as the generic reason.
     params = { ...rest, reason: translate(language, isMessageKey(reasonKey) ? reasonKey : 'reason.unexpected', rest) };
   }
-  const template = catalogues[language][key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return t(key, { ...params, lng: language, ns: NAMESPACE });
 }

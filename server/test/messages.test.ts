@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { languageFrom, translate } from '../src/messages';
+import { MESSAGE_KEYS } from '../src/messageKeys.gen';
+import { catalogueKeys, MESSAGE_KEYS_FILE, messageKeysSource } from '../tools/messageKeys';
 
 describe('the caller’s language (Accept-Language with q-values)', () => {
   test.each([
@@ -46,5 +50,49 @@ describe('the caller’s language (Accept-Language with q-values)', () => {
     expect(translate('en', 'pipeline.storyFailed', { chapter: 1, reason_key: 'nope' })).toBe(
       'Writing chapter 1 failed: an unexpected error; the server log has its message',
     );
+  });
+});
+
+describe('the catalogue (locales/{en,pt}/server.json through i18next)', () => {
+  test('the key type is generated from the catalogue as it is (npm run i18n:keys)', () => {
+    const committed = fs.readFileSync(MESSAGE_KEYS_FILE, 'utf8');
+    expect(committed === messageKeysSource() ? 'up to date' : 'out of date: run npm run i18n:keys').toBe('up to date');
+  });
+
+  test('Portuguese has every key English has, plural forms included', () => {
+    const keys = (language: string) =>
+      catalogueKeys(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'locales', language, 'server.json'), 'utf8')));
+    expect(keys('pt')).toEqual(keys('en'));
+    for (const key of MESSAGE_KEYS) {
+      for (const language of ['en', 'pt'] as const) expect(translate(language, key, { count: 2 })).not.toBe(key);
+    }
+  });
+
+  test.each([
+    ['en', 1, 'Too many requests. Try again in 1 minute.'],
+    ['en', 5, 'Too many requests. Try again in 5 minutes.'],
+    ['pt', 1, 'Muitas solicitações. Tente novamente em 1 minuto.'],
+    ['pt', 5, 'Muitas solicitações. Tente novamente em 5 minutos.'],
+  ] as const)('plurals follow the count (%s, %d)', (language, count, text) => {
+    expect(translate(language, 'common.tooManyRequests', { count })).toBe(text);
+  });
+
+  test('a process or several: no "process(es)"', () => {
+    expect(translate('en', 'voices.deletedWithProcesses', { count: 1 })).toContain('1 process that used it was switched off');
+    expect(translate('en', 'voices.deletedWithProcesses', { count: 3 })).toContain('3 processes that used it were switched off');
+    expect(translate('pt', 'prompts.deletedWithProcesses', { count: 2 })).toContain('2 processos que o usavam');
+  });
+
+  test('values are filled as text, never escaped or read as placeholders', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (reason) => {
+        expect(translate('en', 'common.invalidRequest', { reason })).toBe(`Invalid request: ${reason}`);
+      }),
+    );
+    expect(translate('en', 'common.invalidRequest', { reason: '<b>&"{{count}}"' })).toBe('Invalid request: <b>&"{{count}}"');
+  });
+
+  test('a placeholder without its value stays as written', () => {
+    expect(translate('en', 'common.routeNotFound', { method: 'GET' })).toBe('Route GET {{url}} not found');
   });
 });

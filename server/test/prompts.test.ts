@@ -500,7 +500,7 @@ describe('delete', () => {
     const response = await api('DELETE', `/${doomed.id}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      detail: 'Prompt deleted successfully! 2 process(es) that used it were switched off and need a new prompt.',
+      detail: 'Prompt deleted successfully! 2 processes that used it were switched off and need a new prompt.',
       affected_processes: 2,
     });
 

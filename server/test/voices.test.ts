@@ -394,7 +394,7 @@ describe('delete', () => {
     const response = await api('DELETE', `/${doomed.id}`, { headers: { 'accept-language': 'pt-BR' } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      detail: 'Voz excluída com sucesso! 3 processo(s) que a usavam foram desativados e precisam de uma nova voz.',
+      detail: 'Voz excluída com sucesso! 3 processos que a usavam foram desativados e precisam de uma nova voz.',
       affected_processes: 3,
     });
     const rows = new Map((await ctx.database.db.select().from(processes)).map((r) => [r.id, r]));

@@ -19,9 +19,9 @@ export function loadNamespace(language: Language, namespace: Namespace): Promise
   const key = `${language}/${namespace}`;
   let promise = loading.get(key);
   if (!promise) {
-    promise = import(/* webpackChunkName: "locale-[request]" */ `../../locales/${language}/${namespace}.json`).then(
-      (module: { default: object }) => module.default,
-    );
+    promise = import(
+      /* webpackChunkName: "locale-[request]" */ /* webpackExclude: /server\.json$/ */ `../../locales/${language}/${namespace}.json`
+    ).then((module: { default: object }) => module.default);
     loading.set(key, promise);
     promise.catch(() => loading.delete(key));
   }

@@ -1,5 +1,5 @@
 import { api, tokenReceived } from '../api';
-import { testUser } from '../testing/fixtures';
+import { processFixture, testUser } from '../testing/fixtures';
 import { mockApi, reply } from '../testing/mockApi';
 import { readPersistedState } from './persisted';
 import { languageChanged, themeToggled } from './preferencesSlice';
@@ -124,3 +124,60 @@ describe('onSignInStarted', () => {
     expect(onSignInStarted).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('a language switch', () => {
+  const errorIn = (language: string | null) => (language === 'pt' ? 'A chave da API foi recusada' : 'The API key was refused');
+
+  it('asks again, in the new language, for every answer on screen and drops the others', async () => {
+    const server = mockApi({
+      'GET /processes/': (request) =>
+        reply(200, {
+          processes: [processFixture({ status: 'error', last_error: errorIn(request.headers.get('accept-language')) })],
+          total: 1,
+        }),
+      'GET /channels/': (request) => reply(503, { detail: errorIn(request.headers.get('accept-language')) }),
+      'GET /auth/me': reply(200, testUser),
+    });
+    const store = makeStore({ auth: { token: 't' }, preferences: { language: 'en' } });
+    const processes = store.dispatch(api.endpoints.getProcesses.initiate());
+    const channels = store.dispatch(api.endpoints.listChannels.initiate());
+    await processes;
+    await channels;
+    // Read once and no longer on screen: dropped by the switch, not fetched again.
+    await store.dispatch(api.endpoints.me.initiate(undefined, { subscribe: false }));
+    expect(api.endpoints.getProcesses.select()(store.getState()).data?.processes[0].last_error).toBe('The API key was refused');
+
+    store.dispatch(languageChanged('pt'));
+    await waitForCalls(() => server.calls('GET /processes/').length === 2 && server.calls('GET /channels/').length === 2);
+
+    expect(server.calls('GET /processes/')[1].headers.get('accept-language')).toBe('pt');
+    expect(api.endpoints.getProcesses.select()(store.getState()).data?.processes[0].last_error).toBe(
+      'A chave da API foi recusada',
+    );
+    expect(api.endpoints.listChannels.select()(store.getState()).error).toMatchObject({
+      message: 'A chave da API foi recusada',
+    });
+    expect(server.calls('GET /auth/me')).toHaveLength(1);
+    expect(api.endpoints.me.select()(store.getState()).status).toBe('uninitialized');
+    processes.unsubscribe();
+    channels.unsubscribe();
+  });
+
+  it('asks for nothing when the language stays the same', async () => {
+    const server = mockApi({ 'GET /processes/': reply(200, { processes: [], total: 0 }) });
+    const store = makeStore({ auth: { token: 't' }, preferences: { language: 'pt' } });
+    const processes = store.dispatch(api.endpoints.getProcesses.initiate());
+    await processes;
+    store.dispatch(languageChanged('pt'));
+    store.dispatch(themeToggled());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.calls('GET /processes/')).toHaveLength(1);
+    processes.unsubscribe();
+  });
+});
+
+async function waitForCalls(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Let the answers reach the store.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -1,9 +1,25 @@
 import { combineReducers, configureStore, type Middleware } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type PersistConfig } from 'redux-persist';
+import {
+  FLUSH,
+  PAUSE,
+  PERSIST,
+  persistReducer,
+  persistStore,
+  PURGE,
+  REGISTER,
+  REHYDRATE,
+  type PersistConfig,
+} from 'redux-persist';
 import storage from 'redux-persist/lib/storage';
-import { api, authSlice, initialAuthState, loggedOut, sessionEnded, type AuthState } from '../api';
-import { initialPreferences, preferencesSlice, type PreferencesState } from './preferencesSlice';
+import { api, authSlice, initialAuthState, loggedOut, sessionEnded, TAG_TYPES, type AuthState } from '../api';
+import {
+  initialPreferences,
+  languageChanged,
+  languageToggled,
+  preferencesSlice,
+  type PreferencesState,
+} from './preferencesSlice';
 
 /**
  * The session (the token) and the interface preferences, plus the api slice's cache. redux-persist
@@ -40,16 +56,26 @@ export interface StoreOptions {
 }
 
 /**
- * Signing out or losing the session drops every cached answer of the previous user. (A plain
- * middleware: RTK's listener middleware would add 4 KB to the first load for these rules.)
+ * Signing out or losing the session drops every cached answer of the previous user. A language
+ * switch asks again for every answer on screen (and drops the others): the server writes some
+ * text in the caller's language (a run's error, a publication's failure, a warning, an error
+ * answer), and it must follow the switch. (A plain middleware: RTK's listener middleware would add
+ * 4 KB to the first load for these rules.)
  */
-function sessionEvents({ onSignInStarted }: StoreOptions): Middleware {
+function storeEvents({ onSignInStarted }: StoreOptions): Middleware {
   return (store) => (next) => (action) => {
     if (onSignInStarted && (api.endpoints.login.matchPending(action) || api.endpoints.register.matchPending(action))) {
       onSignInStarted();
     }
+    const languageBefore = (store.getState() as RootState).preferences.language;
     const result = next(action);
     if (loggedOut.match(action) || sessionEnded.match(action)) store.dispatch(api.util.resetApiState());
+    if (
+      (languageToggled.match(action) || languageChanged.match(action)) &&
+      (store.getState() as RootState).preferences.language !== languageBefore
+    ) {
+      store.dispatch(api.util.invalidateTags([...TAG_TYPES]));
+    }
     return result;
   };
 }
@@ -70,7 +96,7 @@ export function makeStore(preloaded?: PreloadedState, options: StoreOptions = {}
         // redux-persist's own actions carry functions (register, rehydrate callbacks).
         serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
       })
-        .prepend(sessionEvents(options))
+        .prepend(storeEvents(options))
         .concat(api.middleware),
   });
   // refetchOnFocus / refetchOnReconnect support.

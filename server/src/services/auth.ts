@@ -262,7 +262,7 @@ export function createAuthService(deps: AuthDeps) {
   function tooMany(oldest: Date | null): AppError {
     const unblockAt = (oldest ?? now()).getTime() + LOGIN_WINDOW_MINUTES * 60_000;
     const seconds = Math.max(1, Math.ceil((unblockAt - now().getTime()) / 1000));
-    return new AppError(429, 'auth.tooManyAttempts', { minutes: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
+    return new AppError(429, 'auth.tooManyAttempts', { count: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
   }
 
   async function login(input: { email: string; password: string }, address: string, language?: Language): Promise<AuthResult> {
@@ -493,7 +493,7 @@ export function createAuthService(deps: AuthDeps) {
       .where(eq(emailVerificationTokens.userId, user.id));
     const last = recent?.at ? new Date(recent.at).getTime() : 0;
     const wait = Math.ceil((last + RESEND_COOLDOWN_SECONDS * 1000 - now().getTime()) / 1000);
-    if (wait > 0) throw new AppError(429, 'common.tooManyRequests', { minutes: 1 }, { 'retry-after': String(wait) });
+    if (wait > 0) throw new AppError(429, 'common.tooManyRequests', { count: 1 }, { 'retry-after': String(wait) });
     await deps.enqueueEmail({ kind: 'verify', userId: user.id, language });
   }
 

@@ -19,7 +19,7 @@ const NEED_KEYS: Record<ProcessNeed, MessageKey> = {
 /**
  * An error in the reader's language. `pipeline.needs` carries need keys (comma-separated) that are
  * translated one by one; everything else is the catalogue's template with its params (a
- * `reason_key` among them fills `{reason}`: see translate).
+ * `reason_key` among them fills `{{reason}}`: see translate).
  */
 export function describeError(
   key: string | null,

@@ -40,7 +40,7 @@ export function createRateLimiter({ db, now }: RateLimiterDeps) {
     if (over.length === 0) return;
     const retryAt = Math.max(...over.map((result) => result.windowEnds));
     const seconds = Math.max(1, Math.ceil((retryAt - now().getTime()) / 1000));
-    throw new AppError(429, 'common.tooManyRequests', { minutes: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
+    throw new AppError(429, 'common.tooManyRequests', { count: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
   }
 
   /** Drops windows that ended before `before` (the purge job). Answers how many rows went. */

@@ -94,7 +94,7 @@ describe('PromptsPage', () => {
 
   it('deletes after a confirmation that shows name, ID, status and the processes using it', async () => {
     let prompts = rows;
-    const detail = 'Prompt deleted successfully! 3 process(es) that used it were switched off and need a new prompt.';
+    const detail = 'Prompt deleted successfully! 3 processes that used it were switched off and need a new prompt.';
     const { user, server } = renderPrompts(
       {
         'GET /prompts/': () => promptList(...prompts),

@@ -212,7 +212,7 @@ describe('Voices panel', () => {
 
   it('deletes a voice and says how many processes were switched off', async () => {
     let voices = [ana, off];
-    const detail = 'Voice deleted successfully! 2 process(es) that used it were switched off and need a new voice.';
+    const detail = 'Voice deleted successfully! 2 processes that used it were switched off and need a new voice.';
     const { user } = renderSettings(
       'voices',
       {
