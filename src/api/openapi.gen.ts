@@ -3736,19 +3736,23 @@ export interface paths {
                             queued_at: string;
                             /** Format: date-time */
                             started_at: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled" | "rejected";
                             steps: {
                                 duration_ms: number | null;
                                 /** Format: date-time */
                                 finished_at: string | null;
-                                key: string;
+                                /** @enum {string} */
+                                key: "starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video";
                                 /** Format: date-time */
                                 started_at: string | null;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "done" | "error";
                             }[];
                             story_title: string | null;
                             thumbnail_url: string | null;
-                            trigger: string;
+                            /** @enum {string} */
+                            trigger: "manual" | "schedule" | "retry";
                             video_duration_seconds: number | null;
                             video_url: string | null;
                             warnings: string[];
@@ -3935,19 +3939,23 @@ export interface paths {
                             queued_at: string;
                             /** Format: date-time */
                             started_at: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled" | "rejected";
                             steps: {
                                 duration_ms: number | null;
                                 /** Format: date-time */
                                 finished_at: string | null;
-                                key: string;
+                                /** @enum {string} */
+                                key: "starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video";
                                 /** Format: date-time */
                                 started_at: string | null;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "done" | "error";
                             }[];
                             story_title: string | null;
                             thumbnail_url: string | null;
-                            trigger: string;
+                            /** @enum {string} */
+                            trigger: "manual" | "schedule" | "retry";
                             video_duration_seconds: number | null;
                             video_url: string | null;
                             warnings: string[];
@@ -4136,19 +4144,23 @@ export interface paths {
                             queued_at: string;
                             /** Format: date-time */
                             started_at: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled" | "rejected";
                             steps: {
                                 duration_ms: number | null;
                                 /** Format: date-time */
                                 finished_at: string | null;
-                                key: string;
+                                /** @enum {string} */
+                                key: "starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video";
                                 /** Format: date-time */
                                 started_at: string | null;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "done" | "error";
                             }[];
                             story_title: string | null;
                             thumbnail_url: string | null;
-                            trigger: string;
+                            /** @enum {string} */
+                            trigger: "manual" | "schedule" | "retry";
                             video_duration_seconds: number | null;
                             video_url: string | null;
                             warnings: string[];
@@ -4326,19 +4338,23 @@ export interface paths {
                             queued_at: string;
                             /** Format: date-time */
                             started_at: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled" | "rejected";
                             steps: {
                                 duration_ms: number | null;
                                 /** Format: date-time */
                                 finished_at: string | null;
-                                key: string;
+                                /** @enum {string} */
+                                key: "starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video";
                                 /** Format: date-time */
                                 started_at: string | null;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "done" | "error";
                             }[];
                             story_title: string | null;
                             thumbnail_url: string | null;
-                            trigger: string;
+                            /** @enum {string} */
+                            trigger: "manual" | "schedule" | "retry";
                             video_duration_seconds: number | null;
                             video_url: string | null;
                             warnings: string[];
@@ -4515,7 +4531,36 @@ export interface paths {
                         "application/json": {
                             execution_id: string;
                             process: {
-                                [key: string]: unknown;
+                                channel_id: string | null;
+                                channel_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                execution_step: number | null;
+                                execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                                id: string;
+                                is_active: boolean;
+                                language: string;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                last_execution: string | null;
+                                latest_execution_id: string | null;
+                                name: string;
+                                needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
+                                /** Format: date-time */
+                                next_execution: string;
+                                prompt_id: string | null;
+                                prompt_name: string | null;
+                                publication_time: string;
+                                /** @enum {string} */
+                                publish_mode: "auto" | "review";
+                                /** @enum {string} */
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                                /** Format: date-time */
+                                updated_at: string;
+                                voice_id: string | null;
+                                voice_name: string | null;
+                                youtube_api_id: string | null;
+                                youtube_api_name: string | null;
                             };
                         };
                     };
@@ -5536,7 +5581,7 @@ export interface paths {
                                 /** Format: date-time */
                                 created_at: string;
                                 execution_step: number | null;
-                                execution_steps: string[] | null;
+                                execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
                                 id: string;
                                 is_active: boolean;
                                 language: string;
@@ -5553,7 +5598,8 @@ export interface paths {
                                 publication_time: string;
                                 /** @enum {string} */
                                 publish_mode: "auto" | "review";
-                                status: string;
+                                /** @enum {string} */
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
                                 /** Format: date-time */
                                 updated_at: string;
                                 voice_id: string | null;
@@ -5727,7 +5773,7 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             execution_step: number | null;
-                            execution_steps: string[] | null;
+                            execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -5744,7 +5790,8 @@ export interface paths {
                             publication_time: string;
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
-                            status: string;
+                            /** @enum {string} */
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -5914,7 +5961,7 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             execution_step: number | null;
-                            execution_steps: string[] | null;
+                            execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -5931,7 +5978,8 @@ export interface paths {
                             publication_time: string;
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
-                            status: string;
+                            /** @enum {string} */
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -6104,7 +6152,7 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             execution_step: number | null;
-                            execution_steps: string[] | null;
+                            execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -6121,7 +6169,8 @@ export interface paths {
                             publication_time: string;
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
-                            status: string;
+                            /** @enum {string} */
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -6432,7 +6481,36 @@ export interface paths {
                         "application/json": {
                             execution_id: string;
                             process: {
-                                [key: string]: unknown;
+                                channel_id: string | null;
+                                channel_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                execution_step: number | null;
+                                execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                                id: string;
+                                is_active: boolean;
+                                language: string;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                last_execution: string | null;
+                                latest_execution_id: string | null;
+                                name: string;
+                                needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
+                                /** Format: date-time */
+                                next_execution: string;
+                                prompt_id: string | null;
+                                prompt_name: string | null;
+                                publication_time: string;
+                                /** @enum {string} */
+                                publish_mode: "auto" | "review";
+                                /** @enum {string} */
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                                /** Format: date-time */
+                                updated_at: string;
+                                voice_id: string | null;
+                                voice_name: string | null;
+                                youtube_api_id: string | null;
+                                youtube_api_name: string | null;
                             };
                         };
                     };
@@ -6610,19 +6688,23 @@ export interface paths {
                                 queued_at: string;
                                 /** Format: date-time */
                                 started_at: string | null;
-                                status: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled" | "rejected";
                                 steps: {
                                     duration_ms: number | null;
                                     /** Format: date-time */
                                     finished_at: string | null;
-                                    key: string;
+                                    /** @enum {string} */
+                                    key: "starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video";
                                     /** Format: date-time */
                                     started_at: string | null;
-                                    status: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "running" | "done" | "error";
                                 }[];
                                 story_title: string | null;
                                 thumbnail_url: string | null;
-                                trigger: string;
+                                /** @enum {string} */
+                                trigger: "manual" | "schedule" | "retry";
                                 video_duration_seconds: number | null;
                                 video_url: string | null;
                                 warnings: string[];
@@ -6794,7 +6876,7 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             execution_step: number | null;
-                            execution_steps: string[] | null;
+                            execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -6811,7 +6893,8 @@ export interface paths {
                             publication_time: string;
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
-                            status: string;
+                            /** @enum {string} */
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -11304,7 +11387,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            billing_period: string;
+                            /** @enum {string} */
+                            billing_period: "monthly" | "annual";
                             channels_limit: number;
                             /** Format: date-time */
                             next_billing_date: string;
@@ -11469,7 +11553,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            billing_period: string;
+                            /** @enum {string} */
+                            billing_period: "monthly" | "annual";
                             channels_limit: number;
                             /** Format: date-time */
                             next_billing_date: string;

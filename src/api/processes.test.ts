@@ -24,7 +24,7 @@ const process: Process = processFixture({
   updated_at: '2025-03-01T12:00:00.000Z',
 });
 
-const execution = (status: string): Execution => ({
+const execution = (status: Execution['status']): Execution => ({
   id: 'ex-1',
   process_id: 'p-1',
   status,

@@ -1,98 +1,52 @@
-/** Shapes of the API's answers (snake_case, as the server sends them). */
-import type {
-  BillingPeriod,
-  HISTORY_PERIODS_DAYS,
-  PromptCategory,
-  PromptTextField,
-  VoiceGender,
-  VoiceProvider,
-} from '../lib/constants';
-import type { LanguageCode } from '../lib/languages';
+import type { HISTORY_PERIODS_DAYS, PromptTextField } from '../lib/constants';
+import type { paths } from './openapi.gen';
 
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  plan: string;
-  plan_name: string;
-  billing_period: BillingPeriod;
-  time_zone: string;
-  /** Set by the server (ADMIN_EMAIL); the client only uses it to hide admin-only things. */
-  is_admin: boolean;
-  /** The owner followed the confirmation link sent to this address. */
-  email_verified: boolean;
-  /** An ADMIN_EMAIL address not confirmed yet: admin rights come with the confirmation. */
-  is_admin_pending: boolean;
-  created_at: string;
+/**
+ * What the server answers and takes, read from its OpenAPI document (openapi.gen.ts, generated from
+ * the route schemas by `npm run api:types`; `npm test` fails when it is out of date). The shapes are
+ * written once, in the route schemas; this file only names them for the app.
+ */
+type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
+type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+  ? R extends { 200: infer A }
+    ? Json<A>
+    : R extends { 201: infer A }
+      ? Json<A>
+      : R extends { 202: infer A }
+        ? Json<A>
+        : never
+  : never;
+type RequestBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: infer B;
 }
+  ? Json<NonNullable<B>>
+  : never;
 
-export interface AuthResult {
-  access_token: string;
-  token_type: 'bearer';
-  user: User;
-}
+export type User = Answer<'/api/v1/auth/me', 'get'>;
+
+export type AuthResult = Answer<'/api/v1/auth/login', 'post'>;
 
 export interface Detail {
   detail: string;
 }
 
-export interface LoginRequest {
-  email: string;
-  password: string;
-}
+export type LoginRequest = RequestBody<'/api/v1/auth/login', 'post'>;
 
-export interface RegisterRequest {
-  name: string;
-  email: string;
-  password: string;
-  plan: BillingPeriod;
-  /** IANA zone, e.g. "America/Sao_Paulo". */
-  time_zone: string;
-}
+export type RegisterRequest = RequestBody<'/api/v1/auth/register', 'post'>;
 
-export interface ProfileUpdate {
-  name: string;
-  email: string;
-  time_zone?: string;
-  /** Required when the email changes (422 without it, 401-like 422 when wrong). */
-  current_password?: string;
-}
+export type ProfileUpdate = RequestBody<'/api/v1/auth/profile', 'put'>;
 
-export interface PasswordChange {
-  current_password: string;
-  new_password: string;
-}
+export type PasswordChange = RequestBody<'/api/v1/auth/password', 'put'>;
 
 /** Settings › danger zone: the password confirms the deletion. */
-export interface AccountDeletion {
-  password: string;
-}
+export type AccountDeletion = RequestBody<'/api/v1/auth/account', 'delete'>;
 
 /** GET /subscription/: the plan, its billing, the next billing date and this month's real usage. */
-export interface Subscription {
-  plan: string;
-  plan_name: string;
-  billing_period: BillingPeriod;
-  channels_limit: number;
-  period_start: string;
-  next_billing_date: string;
-  usage: {
-    channels: number;
-    videos_this_month: number;
-    api_calls_this_month: number;
-    month_start: string;
-  };
-}
+export type Subscription = Answer<'/api/v1/subscription', 'get'>;
 
-export interface PlanChange {
-  plan: string;
-  billing_period: BillingPeriod;
-}
+export type PlanChange = RequestBody<'/api/v1/subscription', 'put'>;
 
-export interface PasswordResetConfirm {
-  token: string;
-  new_password: string;
-}
+export type PasswordResetConfirm = RequestBody<'/api/v1/auth/reset-password/confirm', 'post'>;
 
 /** Paging of every list call (spec §7: skip 0, limit 100 unless told otherwise). */
 export interface PageArgs {
@@ -102,96 +56,29 @@ export interface PageArgs {
 
 // ---- channels (docs/api-connections.md) ---------------------------------------------------
 
-export interface Channel {
-  id: string;
-  /** The platform studio's channel id, e.g. "UCxxxxxxxxxxxxxxxxxxxxxx". Cannot change. */
-  channel_id: string;
-  name: string | null;
-  min_views: number;
-  is_active: boolean;
-  /** Platform statistics; null until the server has fetched them. */
-  subscriber_count: number | null;
-  video_count: number | null;
-  view_count: number | null;
-  stats_updated_at: string | null;
-  /** Processes publishing to this channel. */
-  process_count: number;
-  /** The active ones among them: they stop when the channel is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type Channel = Answer<'/api/v1/channels/{id}', 'get'>;
 
-export interface ChannelList {
-  channels: Channel[];
-  total: number;
-}
+export type ChannelList = Answer<'/api/v1/channels', 'get'>;
 
-export interface ChannelCreate {
-  channel_id: string;
-  name?: string | null;
-  min_views?: number;
-  is_active?: boolean;
-}
+export type ChannelCreate = RequestBody<'/api/v1/channels', 'post'>;
 
 /** The channel id cannot change (a different one is 422), so it is not part of an update. */
-export interface ChannelUpdate {
-  name?: string | null;
-  min_views?: number;
-  is_active?: boolean;
-}
+export type ChannelUpdate = RequestBody<'/api/v1/channels/{id}', 'put'>;
 
 // ---- YouTube API configurations -----------------------------------------------------------
 
-export interface YoutubeApi {
-  id: string;
-  name: string;
-  channel_id: string;
-  client_id: string;
-  has_client_secret: boolean;
-  /** "••••••••abcd": secrets are never answered in clear. */
-  client_secret_masked: string;
-  has_api_key: boolean;
-  api_key_masked: string | null;
-  has_refresh_token: boolean;
-  /** A stored secret can no longer be decrypted (APP_SECRET changed): enter the secrets again. */
-  secret_unreadable: boolean;
-  /** The one configuration processes use by default; exactly one is active. */
-  is_active: boolean;
-  is_enabled: boolean;
-  is_connected: boolean;
-  /** Active processes using it: they stop when it is switched off. */
-  active_process_count: number;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type YoutubeApi = Answer<'/api/v1/youtube-apis/{id}', 'get'>;
 
-export interface YoutubeApiList {
-  youtube_apis: YoutubeApi[];
-  total: number;
-  /** The URL to register as authorized redirect URI of the OAuth client. */
-  oauth_redirect_uri: string;
-}
+export type YoutubeApiList = Answer<'/api/v1/youtube-apis', 'get'>;
 
 export interface YoutubeApiListArgs extends PageArgs {
   enabled_only?: boolean;
 }
 
-export interface YoutubeApiCreate {
-  name: string;
-  channel_id: string;
-  client_id: string;
-  client_secret: string;
-  api_key?: string;
-  refresh_token?: string;
-}
+export type YoutubeApiCreate = RequestBody<'/api/v1/youtube-apis', 'post'>;
 
 /** Any of the create fields; blank secrets keep the stored ones. */
-export interface YoutubeApiUpdate extends Partial<YoutubeApiCreate> {
-  /** Removes the stored API key. */
-  clear_api_key?: boolean;
-}
+export type YoutubeApiUpdate = RequestBody<'/api/v1/youtube-apis/{id}', 'put'>;
 
 export interface YoutubeChannelInfo {
   id: string;
@@ -201,13 +88,7 @@ export interface YoutubeChannelInfo {
   view_count: number | null;
 }
 
-export interface YoutubeApiTestResult {
-  is_connected: boolean;
-  last_tested: string;
-  needs_authorization: boolean;
-  detail: string | null;
-  channel: YoutubeChannelInfo | null;
-}
+export type YoutubeApiTestResult = Answer<'/api/v1/youtube-apis/{id}/test', 'post'>;
 
 /** The consent URL to open in a new window. */
 export interface AuthorizationUrl {
@@ -224,179 +105,66 @@ export interface YoutubeAuthMessage {
 
 // ---- chat-model configuration -------------------------------------------------------------
 
-export interface ChatModelConfig {
-  has_api_key: boolean;
-  api_key_masked: string;
-  /** The stored key can no longer be decrypted (APP_SECRET changed): enter it again. */
-  secret_unreadable: boolean;
-  base_url: string | null;
-  model: string;
-  is_connected: boolean;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ChatModelConfig = Answer<'/api/v1/chatgpt/config', 'get'>;
 
-export interface ChatModelConfigCreate {
-  api_key: string;
-  base_url?: string;
-  model?: string;
-}
+export type ChatModelConfigCreate = RequestBody<'/api/v1/chatgpt/config', 'post'>;
 
 /** A blank (absent) key keeps the stored one; `base_url: null` goes back to the default. */
-export interface ChatModelConfigUpdate {
-  api_key?: string;
-  base_url?: string | null;
-  model?: string;
-}
+export type ChatModelConfigUpdate = RequestBody<'/api/v1/chatgpt/config', 'put'>;
 
 /** Tests that key, else the stored one. */
-export interface ChatModelTestRequest {
-  api_key?: string;
-  base_url?: string;
-}
+export type ChatModelTestRequest = RequestBody<'/api/v1/chatgpt/test', 'post'>;
 
-export interface ChatModelTestResult {
-  is_connected: boolean;
-  last_tested: string;
-  detail: string | null;
-}
+export type ChatModelTestResult = Answer<'/api/v1/chatgpt/test', 'post'>;
 
 // ---- proxies (admins only) ----------------------------------------------------------------
 
 /** A proxy server (named so to keep clear of the global `Proxy`). */
-export interface ProxyServer {
-  id: string;
-  name: string;
-  /** With the password masked, e.g. "http://user:••••••••abcd@host:8080". */
-  url: string;
-  has_password: boolean;
-  is_active: boolean;
-  is_connected: boolean;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ProxyServer = Answer<'/api/v1/proxies/{id}', 'get'>;
 
-export interface ProxyList {
-  proxies: ProxyServer[];
-  total: number;
-}
+export type ProxyList = Answer<'/api/v1/proxies', 'get'>;
 
 export interface ProxyListArgs extends PageArgs {
   active_only?: boolean;
 }
 
-export interface ProxyInput {
-  name: string;
-  url: string;
-}
+export type ProxyInput = RequestBody<'/api/v1/proxies', 'post'>;
 
-export interface ProxyTestResult {
-  is_connected: boolean;
-  last_tested: string;
-  detail: string | null;
-  latency_ms: number | null;
-}
+export type ProxyTestResult = Answer<'/api/v1/proxies/{id}/test', 'post'>;
 
 // ---- the catalogue: prompts and voices (docs/api-catalogue.md) ----------------------------
 
 /** What deleting a prompt or a voice answers: processes that used it were switched off. */
-export interface CatalogueDeleteResult {
-  /** A localized sentence, e.g. "Prompt excluído com sucesso! 2 processo(s) …". */
-  detail: string;
-  affected_processes: number;
-}
+export type CatalogueDeleteResult = Answer<'/api/v1/voices/{id}', 'delete'>;
 
 export type PromptTexts = Record<PromptTextField, string>;
 
-export interface PromptSummary {
-  id: string;
-  user_id: string | null;
-  name: string;
-  description: string;
-  /** One of PROMPT_CATEGORIES; kept a string in case the server knows more. */
-  category: PromptCategory | (string & {});
-  is_active: boolean;
-  language_codes: string[];
-  /** The languages with at least one text that is not blank: those a process can use. */
-  text_language_codes: string[];
-  /** Processes (of any user) using the prompt. */
-  process_count: number;
-  /** The active ones among them: they stop when the prompt is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type PromptSummary = Answer<'/api/v1/prompts', 'get'>['prompts'][number];
 
 /** The full data; `languages` is empty for a prompt saved with basic data only. */
-export interface Prompt extends PromptSummary {
-  content: string;
-  languages: Partial<Record<LanguageCode | (string & {}), PromptTexts>>;
-}
+export type Prompt = Answer<'/api/v1/prompts/{id}', 'get'>;
 
-export interface PromptList {
-  /** Newest update first. */
-  prompts: PromptSummary[];
-  total: number;
-}
+export type PromptList = Answer<'/api/v1/prompts', 'get'>;
 
 export interface PromptListArgs extends PageArgs {
   active_only?: boolean;
 }
 
 /** POST /prompts/ (basic data, no languages). */
-export interface PromptBasicInput {
-  name: string;
-  description: string;
-  content: string;
-  category?: PromptCategory;
-}
+export type PromptBasicInput = RequestBody<'/api/v1/prompts', 'post'>;
 
 /** POST /prompts/full and PUT /prompts/{id}/full: the languages are replaced as a whole. */
-export interface PromptFullInput extends PromptBasicInput {
-  languages: Partial<Record<LanguageCode, Partial<PromptTexts>>>;
-}
+export type PromptFullInput = RequestBody<'/api/v1/prompts/full', 'post'>;
 
-export interface Voice {
-  id: string;
-  name: string;
-  /** Free text, e.g. "Narrador", "Feminina". */
-  type: string;
-  /** An absolute http(s) URL, or a path on this server (built-ins: /api/v1/voice-samples/{id}.wav). */
-  sample_url: string;
-  description: string;
-  language: LanguageCode | null;
-  gender: VoiceGender | null;
-  provider: VoiceProvider | (string & {});
-  provider_voice_id: string;
-  is_active: boolean;
-  process_count: number;
-  /** Active processes (of any user) using the voice: they stop when it is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type Voice = Answer<'/api/v1/voices/{id}', 'get'>;
 
-export interface VoiceList {
-  voices: Voice[];
-  total: number;
-}
+export type VoiceList = Answer<'/api/v1/voices', 'get'>;
 
 export interface VoiceListArgs extends PageArgs {
   active_only?: boolean;
 }
 
-export interface VoiceInput {
-  name: string;
-  type: string;
-  sample_url: string;
-  description?: string | null;
-  language?: LanguageCode | null;
-  gender?: VoiceGender | null;
-  provider?: VoiceProvider | null;
-  provider_voice_id?: string | null;
-}
+export type VoiceInput = RequestBody<'/api/v1/voices', 'post'>;
 
 // ---- processes, executions and publications (docs/api-processes.md) ----------------------
 
@@ -432,83 +200,23 @@ export type ExecutionStepKey =
   | 'generating_video'
   | 'publishing_video';
 
-export interface Process {
-  id: string;
-  name: string;
-  /** Our channel record's id (not the platform's); null once that channel was deleted. */
-  channel_id: string | null;
-  /** The channel's name, or its platform id when unnamed. */
-  channel_name: string | null;
-  youtube_api_id: string | null;
-  youtube_api_name: string | null;
-  prompt_id: string | null;
-  prompt_name: string | null;
-  language: ProcessLanguage | (string & {});
-  voice_id: string | null;
-  voice_name: string | null;
-  is_active: boolean;
-  status: ProcessStatus | (string & {});
-  /** Index of the running step while running; null otherwise. */
-  execution_step: number | null;
-  /** Step keys (see ExecutionStepKey) while running; null otherwise. */
-  execution_steps: (ExecutionStepKey | (string & {}))[] | null;
-  last_execution: string | null;
-  next_execution: string;
-  /** "HH:MM". */
-  publication_time: string;
-  publish_mode: PublishMode | (string & {});
-  last_error: string | null;
-  needs: (ProcessNeed | (string & {}))[];
-  /** The newest execution, for the status dialog. */
-  latest_execution_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Process = Answer<'/api/v1/processes/{id}', 'get'>;
 
-export interface ProcessList {
-  /** Newest first. */
-  processes: Process[];
-  total: number;
-}
+export type ProcessList = Answer<'/api/v1/processes', 'get'>;
 
 export interface ProcessListArgs extends PageArgs {
   active_only?: boolean;
 }
 
-export interface ProcessStats {
-  total: number;
-  active: number;
-  inactive: number;
-  /** Processes whose run waits for a worker, and whose run a worker holds. */
-  queued: number;
-  running: number;
-  /** The user's enabled channels. */
-  connected_channels: number;
-}
+export type ProcessStats = Answer<'/api/v1/processes/stats', 'get'>;
 
-export interface ProcessCreate {
-  name: string;
-  channel_id: string;
-  youtube_api_id: string;
-  prompt_id: string;
-  language: ProcessLanguage;
-  voice_id: string;
-  /** Default false. */
-  is_active?: boolean;
-  /** "HH:MM", default "09:00". */
-  publication_time?: string;
-  /** Default `auto`. */
-  publish_mode?: PublishMode;
-}
+export type ProcessCreate = RequestBody<'/api/v1/processes', 'post'>;
 
 /** Any of the create fields; only the fields sent change. */
-export type ProcessUpdate = Partial<ProcessCreate>;
+export type ProcessUpdate = RequestBody<'/api/v1/processes/{id}', 'put'>;
 
 /** What execute and retry answer (202). */
-export interface ExecutionStarted {
-  execution_id: string;
-  process: Process;
-}
+export type ExecutionStarted = Answer<'/api/v1/processes/{id}/execute', 'post'>;
 
 export type ExecutionStatus = 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
 
@@ -525,39 +233,9 @@ export interface ExecutionStep {
   duration_ms: number | null;
 }
 
-export interface Execution {
-  id: string;
-  process_id: string;
-  status: ExecutionStatus | (string & {});
-  trigger: ExecutionTrigger | (string & {});
-  /** Index of the running (or failed) step, 0 to 6. */
-  current_step: number;
-  steps: ExecutionStep[];
-  story_title: string | null;
-  error: string | null;
-  /** When the run last entered the queue. */
-  queued_at: string;
-  /** When a worker first took it; null while it waits in the queue. */
-  started_at: string | null;
-  finished_at: string | null;
-  /** Only while queued: 1 for the next run any worker takes. */
-  queue_position: number | null;
-  /** Only while queued or running. */
-  estimated_seconds_left: number | null;
-  /** Signed URLs (valid one hour) once rendered. */
-  video_url: string | null;
-  thumbnail_url: string | null;
-  video_duration_seconds: number | null;
-  /** What the reader should know that did not stop the run (e.g. a script no font here can draw), translated. */
-  warnings: string[];
-  created_at: string;
-}
+export type Execution = Answer<'/api/v1/executions/{id}', 'get'>;
 
-export interface ExecutionList {
-  /** Newest first. */
-  executions: Execution[];
-  total: number;
-}
+export type ExecutionList = Answer<'/api/v1/processes/{id}/executions', 'get'>;
 
 export interface ProcessExecutionsArgs extends PageArgs {
   processId: string;
@@ -569,41 +247,9 @@ export type PublicationVisibility = 'public' | 'unlisted' | 'private';
 export type PublicationDateRange = (typeof HISTORY_PERIODS_DAYS)[number];
 
 /** A video the engine uploaded or a user recorded (docs/api-publications.md). */
-export interface Publication {
-  id: string;
-  process_id: string | null;
-  /** The run that made it; approve and reject (awaiting_review) go there. */
-  execution_id: string | null;
-  channel_id: string | null;
-  video_title: string;
-  video_id: string | null;
-  /** When the video is (or was) published; in the future while `processing`. */
-  published_at: string | null;
-  views: number;
-  likes: number;
-  /** `processing` (uploaded, waiting for its time), `published`, `failed` (see failure_reason). */
-  status: PublicationStatus | (string & {});
-  /** `private` until published_at passes, then `public` (or `unlisted`). */
-  visibility: PublicationVisibility | (string & {});
-  created_at: string;
-  process_name: string | null;
-  channel_name: string | null;
-  /** Why a `failed` publication failed. */
-  failure_reason: string | null;
-  /** Published more than 7 days ago with fewer views than its channel's min_views. */
-  below_min_views: boolean;
-  /** https://i.ytimg.com/vi/{video_id}/mqdefault.jpg; null without a video id. */
-  thumbnail_url: string | null;
-  /** https://www.youtube.com/watch?v={video_id}; null without a video id. */
-  watch_url: string | null;
-  updated_at: string;
-}
+export type Publication = Answer<'/api/v1/publications/{id}', 'get'>;
 
-export interface PublicationList {
-  /** Newest first. */
-  publications: Publication[];
-  total: number;
-}
+export type PublicationList = Answer<'/api/v1/publications', 'get'>;
 
 /** The history's filters (the list's and the CSV report's). */
 export interface PublicationFilters {
@@ -616,63 +262,23 @@ export interface PublicationFilters {
 export interface PublicationListArgs extends PageArgs, PublicationFilters {}
 
 /** The user's counters (all publications, whatever the history's filters). */
-export interface PublicationStats {
-  total: number;
-  published: number;
-  processing: number;
-  awaiting_review: number;
-  failed: number;
-  total_views: number;
-  total_likes: number;
-  /** When the statistics job last ran for this user; null before the first run. */
-  stats_updated_at: string | null;
-}
+export type PublicationStats = Answer<'/api/v1/publications/stats', 'get'>;
 
 /** POST /publications/: a record of a video made elsewhere. */
-export interface PublicationCreate {
-  video_title: string;
-  video_id?: string | null;
-  process_id?: string | null;
-  channel_id?: string | null;
-  status?: Exclude<PublicationStatus, 'awaiting_review'>;
-  visibility?: PublicationVisibility;
-  published_at?: string | null;
-}
+export type PublicationCreate = RequestBody<'/api/v1/publications', 'post'>;
 
 /** PUT /publications/{id}: only the fields sent change. */
-export type PublicationUpdate = Partial<Pick<PublicationCreate, 'video_title' | 'status' | 'visibility' | 'published_at'>>;
+export type PublicationUpdate = RequestBody<'/api/v1/publications/{id}', 'put'>;
 
 /** What POST /publications/stats/refresh answers (202). */
-export interface StatsRefreshQueued {
-  queued: boolean;
-}
+export type StatsRefreshQueued = Answer<'/api/v1/publications/stats/refresh', 'post'>;
 
 // ---- notifications (alerts) ---------------------------------------------------------------
 
 /** What the owner is told (by email, and the webhook when set). */
-export interface NotificationSettings {
-  run_failed: boolean;
-  authorization: boolean;
-  quota: boolean;
-  review: boolean;
-  webhook_url: string | null;
-  has_webhook_secret: boolean;
-  /** "••••••••abcd": the secret is never answered in clear. */
-  webhook_secret_masked: string;
-}
+export type NotificationSettings = Answer<'/api/v1/notifications', 'get'>;
 
 /** Only the fields sent change; `null` removes the webhook or its secret. */
-export interface NotificationSettingsUpdate {
-  run_failed?: boolean;
-  authorization?: boolean;
-  quota?: boolean;
-  review?: boolean;
-  webhook_url?: string | null;
-  webhook_secret?: string | null;
-}
+export type NotificationSettingsUpdate = RequestBody<'/api/v1/notifications', 'put'>;
 
-export interface WebhookTestResult {
-  delivered: boolean;
-  /** Translated; never the receiver's answer. */
-  detail: string;
-}
+export type WebhookTestResult = Answer<'/api/v1/notifications/test', 'post'>;

@@ -75,22 +75,17 @@ export const idParams = {
   properties: { id: { type: 'string', format: 'uuid' } },
 } as const;
 
-export interface IdParams {
-  id: string;
-}
-
 export const nullableString = { type: ['string', 'null'] } as const;
 export const nullableInteger = { type: ['integer', 'null'] } as const;
 export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 export const dateTime = { type: 'string', format: 'date-time' } as const;
 
 /** The query of a list: paging, plus an optional boolean filter such as active_only (default false). */
-export function listQuery(filter?: 'active_only' | 'enabled_only') {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    properties: { ...pagingQuery, ...(filter ? { [filter]: { type: 'boolean', default: false } } : {}) },
-  } as const;
+export function listQuery<F extends 'active_only' | 'enabled_only' = never>(filter?: F) {
+  const filterProperty = (filter ? { [filter]: { type: 'boolean', default: false } } : {}) as {
+    [K in F]: { readonly type: 'boolean'; readonly default: false };
+  };
+  return { type: 'object', additionalProperties: false, properties: { ...pagingQuery, ...filterProperty } } as const;
 }
 
 /** A list's answer: `{ <key>: items[], total }` (spec section 7 names the key per resource). */

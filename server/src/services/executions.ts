@@ -17,7 +17,16 @@ import { PROCESS_STEPS } from './processes';
  * steps is the engine's (server/src/pipeline).
  */
 
-export type ExecutionStatus = 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled' | 'rejected';
+export const EXECUTION_STATUSES = [
+  'queued',
+  'running',
+  'awaiting_review',
+  'completed',
+  'error',
+  'cancelled',
+  'rejected',
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 /** A run under way: waiting for a worker or held by one. A process with one cannot start another. */
 export const ACTIVE_EXECUTION_STATUSES = ['queued', 'running'] as const;
@@ -26,8 +35,10 @@ export const ACTIVE_EXECUTION_STATUSES = ['queued', 'running'] as const;
 export function isActiveStatus(status: string): boolean {
   return (ACTIVE_EXECUTION_STATUSES as readonly string[]).includes(status);
 }
-export type ExecutionTrigger = 'manual' | 'schedule' | 'retry';
-export type StepStatus = 'pending' | 'running' | 'done' | 'error';
+export const EXECUTION_TRIGGERS = ['manual', 'schedule', 'retry'] as const;
+export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
+export const STEP_STATUSES = ['pending', 'running', 'done', 'error'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
 
 export interface ExecutionStepDto {
   key: string;

@@ -57,7 +57,8 @@ export interface CreateInput {
   name: string;
   channel_id: string;
   client_id: string;
-  client_secret: string;
+  /** null or blank on an update keeps the stored one; required on create. */
+  client_secret: string | null;
   api_key?: string | null;
   refresh_token?: string | null;
 }
@@ -162,7 +163,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     return answer(await findRow(userId, id));
   }
 
-  function required(input: { name?: string; channel_id?: string; client_id?: string; client_secret?: string }) {
+  function required(input: { name?: string; channel_id?: string; client_id?: string; client_secret?: string | null }) {
     const name = input.name?.trim();
     const channelId = input.channel_id?.trim();
     const clientId = input.client_id?.trim();

@@ -260,7 +260,7 @@ describe('execution status dialog', () => {
 describe('execution status dialog: the queue', () => {
   it('shows a queued run’s place in the queue and its wait, then the wait apart from the running time', async () => {
     const queuedAt = new Date(Date.now() - 65_000).toISOString();
-    const waitingProcess = { ...running, status: 'queued', execution_step: 0 };
+    const waitingProcess = { ...running, status: 'queued' as const, execution_step: 0 };
     const { user, server } = renderProcesses({
       'GET /processes/': () => processList(waitingProcess),
       'GET /executions/ex-3': reply(

@@ -16,7 +16,7 @@ export function executionFixture(overrides: Partial<Execution> = {}): Execution 
   const status = overrides.status ?? 'running';
   const current = overrides.current_step ?? 0;
   const steps = EXECUTION_STEP_KEYS.map((key, index) => {
-    let stepStatus = 'pending';
+    let stepStatus: Execution['steps'][number]['status'] = 'pending';
     if (index < current || status === 'completed') stepStatus = 'done';
     else if (index === current) stepStatus = status === 'error' ? 'error' : status === 'running' ? 'running' : 'pending';
     const done = stepStatus === 'done';

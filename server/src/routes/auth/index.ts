@@ -1,43 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { translate } from '../../messages';
 import { bearer, requireUser, throttle } from '../guards';
+import { typed } from '../typeProvider';
 import { authResultSchema, detailSchema, errorResponses, userSchema } from '../schemas';
 
 const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
 
-interface RegisterBody {
-  name: string;
-  email: string;
-  password: string;
-  plan?: string;
-  time_zone?: string;
-}
-interface LoginBody {
-  email: string;
-  password: string;
-}
-interface ProfileBody {
-  name: string;
-  email: string;
-  time_zone?: string;
-  current_password?: string;
-}
-interface PasswordBody {
-  current_password: string;
-  new_password: string;
-}
-interface ResetBody {
-  email: string;
-}
-interface ResetConfirmBody {
-  token: string;
-  new_password: string;
-}
-
-export default async function authRoutes(app: FastifyInstance): Promise<void> {
+export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { auth, account } = app.services;
 
-  app.post<{ Body: RegisterBody }>(
+  app.post(
     '/register',
     {
       preHandler: throttle('signup'),
@@ -60,7 +33,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.code(201).send(await auth.register(request.body, request.language)),
   );
 
-  app.post<{ Body: LoginBody }>(
+  app.post(
     '/login',
     {
       schema: {
@@ -80,7 +53,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     auth.me(request.user),
   );
 
-  app.put<{ Body: ProfileBody }>(
+  app.put(
     '/profile',
     {
       preHandler: requireUser,
@@ -104,7 +77,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // The link of the confirmation email: needs no session (it may be opened on another device).
-  app.post<{ Body: { token: string } }>(
+  app.post(
     '/verify-email',
     {
       schema: {
@@ -129,7 +102,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.put<{ Body: PasswordBody }>(
+  app.put(
     '/password',
     {
       preHandler: requireUser,
@@ -157,7 +130,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Settings, danger zone: the account and everything in it; the password confirms it.
-  app.delete<{ Body: { password: string } }>(
+  app.delete(
     '/account',
     {
       preHandler: requireUser,
@@ -172,7 +145,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: ResetBody }>(
+  app.post(
     '/reset-password',
     {
       preHandler: throttle('reset'),
@@ -187,7 +160,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: ResetConfirmBody }>(
+  app.post(
     '/reset-password/confirm',
     {
       schema: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
 import {
   dateTime,
@@ -9,7 +10,6 @@ import {
   nullableString,
   listQuery,
   listResponse,
-  type IdParams,
 } from '../schemas';
 
 const channelSchema = {
@@ -44,18 +44,12 @@ const channelSchema = {
 
 const minViews = { type: ['integer', 'string', 'null'], maxLength: 20 } as const;
 
-interface ChannelBody {
-  channel_id: string;
-  name?: string | null;
-  min_views?: number | string | null;
-  is_active?: boolean;
-}
-
-export default async function channelRoutes(app: FastifyInstance): Promise<void> {
+export default async function channelRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { channels } = app.services;
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Querystring: { skip: number; limit: number } }>(
+  app.get(
     '/',
     {
       schema: {
@@ -69,13 +63,11 @@ export default async function channelRoutes(app: FastifyInstance): Promise<void>
     async (request) => channels.list(request.user.id, request.query),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: channelSchema, ...errorResponses } } },
-    async (request) => channels.get(request.user.id, request.params.id),
+  app.get('/:id', { schema: { params: idParams, response: { 200: channelSchema, ...errorResponses } } }, async (request) =>
+    channels.get(request.user.id, request.params.id),
   );
 
-  app.post<{ Body: ChannelBody }>(
+  app.post(
     '/',
     {
       schema: {
@@ -96,7 +88,7 @@ export default async function channelRoutes(app: FastifyInstance): Promise<void>
     async (request, reply) => reply.code(201).send(await channels.create(request.user.id, request.body)),
   );
 
-  app.put<{ Params: IdParams; Body: Partial<ChannelBody> }>(
+  app.put(
     '/:id',
     {
       schema: {
@@ -117,13 +109,11 @@ export default async function channelRoutes(app: FastifyInstance): Promise<void>
     async (request) => channels.update(request.user.id, request.params.id, request.body),
   );
 
-  app.put<{ Params: IdParams }>(
-    '/:id/toggle',
-    { schema: { params: idParams, response: { 200: channelSchema, ...errorResponses } } },
-    async (request) => channels.toggle(request.user.id, request.params.id),
+  app.put('/:id/toggle', { schema: { params: idParams, response: { 200: channelSchema, ...errorResponses } } }, async (request) =>
+    channels.toggle(request.user.id, request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
     async (request, reply) => {

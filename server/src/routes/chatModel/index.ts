@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatModelInput } from '../../services/chatModel';
+import { typed } from '../typeProvider';
 import { requireUser, throttle } from '../guards';
 import { dateTime, errorResponses, nullableDateTime, nullableString } from '../schemas';
 
@@ -44,13 +44,9 @@ const apiKey = { type: ['string', 'null'], maxLength: 2000 } as const;
 const baseUrl = { type: ['string', 'null'], maxLength: 2000 } as const;
 const model = { type: ['string', 'null'], maxLength: 1000 } as const;
 
-interface TestBody {
-  api_key?: string | null;
-  base_url?: string | null;
-}
-
 /** The caller's chat-model configuration (one at most) and its connection test, under /chatgpt. */
-export default async function chatModelRoutes(app: FastifyInstance): Promise<void> {
+export default async function chatModelRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { chatModel } = app.services;
   app.addHook('preHandler', requireUser);
 
@@ -58,7 +54,7 @@ export default async function chatModelRoutes(app: FastifyInstance): Promise<voi
     chatModel.get(request.user.id),
   );
 
-  app.post<{ Body: ChatModelInput }>(
+  app.post(
     '/config',
     {
       schema: {
@@ -74,7 +70,7 @@ export default async function chatModelRoutes(app: FastifyInstance): Promise<voi
     async (request, reply) => reply.code(201).send(await chatModel.create(request.user.id, request.body)),
   );
 
-  app.put<{ Body: ChatModelInput }>(
+  app.put(
     '/config',
     {
       schema: {
@@ -90,7 +86,7 @@ export default async function chatModelRoutes(app: FastifyInstance): Promise<voi
     return reply.code(204).send();
   });
 
-  app.post<{ Body: TestBody }>(
+  app.post(
     '/test',
     {
       preHandler: throttle('test'),

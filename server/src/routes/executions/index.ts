@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
-import { detailSchema, errorResponses, idParams, type IdParams } from '../schemas';
+import { detailSchema, errorResponses, idParams } from '../schemas';
 import { executionSchema, startedSchema } from '../processes/executionSchemas';
 
 /**
  * One execution; retrying a failed one from its checkpoint; cancelling a running one; approving or
  * rejecting a video that waits for review (docs/api-processes.md).
  */
-export default async function executionRoutes(app: FastifyInstance): Promise<void> {
+export default async function executionRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { executions, processes, runControl } = app.services;
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses } } },
-    async (request) => executions.get(request.user.id, request.params.id, request.language),
+  app.get('/:id', { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses } } }, async (request) =>
+    executions.get(request.user.id, request.params.id, request.language),
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/retry',
     { schema: { params: idParams, response: { 202: startedSchema, ...errorResponses, 503: detailSchema } } },
     async (request, reply) => {
@@ -29,13 +29,13 @@ export default async function executionRoutes(app: FastifyInstance): Promise<voi
     },
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/cancel',
     { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses } } },
     async (request) => runControl.cancel(request.user.id, request.params.id, request.language),
   );
 
-  app.post<{ Params: IdParams; Body: { when?: 'now' | 'scheduled' } }>(
+  app.post(
     '/:id/approve',
     {
       preValidation: async (request) => {
@@ -54,7 +54,7 @@ export default async function executionRoutes(app: FastifyInstance): Promise<voi
     async (request) => runControl.approve(request.user.id, request.params.id, request.body.when ?? 'scheduled', request.language),
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/reject',
     { schema: { params: idParams, response: { 200: executionSchema, ...errorResponses, 502: detailSchema } } },
     async (request) => runControl.reject(request.user.id, request.params.id, request.language),

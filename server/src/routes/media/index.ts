@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { AppError } from '../../errors';
 import { MEDIA_FILES } from '../../services/executions';
 import { detailSchema, errorResponses } from '../schemas';
@@ -41,10 +42,11 @@ export function parseRange(header: string, size: number): { start: number; end: 
  * access is by a signed link that expires (the execution's answer hands them out); Range requests
  * are answered so the player can seek.
  */
-export default async function mediaRoutes(app: FastifyInstance): Promise<void> {
+export default async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { executions } = app.services;
 
-  app.get<{ Params: { execution: string; file: string }; Querystring: { expires: number; signature: string } }>(
+  app.get(
     '/:execution/:file',
     {
       schema: {

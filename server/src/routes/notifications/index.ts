@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { NotificationSettingsInput } from '../../services/alerts';
+import { typed } from '../typeProvider';
 import { requireUser, throttle } from '../guards';
 import { errorResponses } from '../schemas';
 
@@ -18,7 +18,8 @@ const settingsSchema = {
 } as const;
 
 /** What the signed-in user is told and where: email causes and an optional webhook (docs/engine.md, "Alerts"). */
-export default async function notificationRoutes(app: FastifyInstance): Promise<void> {
+export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { alerts } = app.services;
   app.addHook('preHandler', requireUser);
 
@@ -26,7 +27,7 @@ export default async function notificationRoutes(app: FastifyInstance): Promise<
     alerts.get(request.user.id),
   );
 
-  app.put<{ Body: NotificationSettingsInput }>(
+  app.put(
     '/',
     {
       schema: {

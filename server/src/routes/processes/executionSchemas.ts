@@ -1,4 +1,63 @@
-import { dateTime, nullableDateTime, nullableString } from '../schemas';
+import { dateTime, nullableDateTime, nullableInteger, nullableString } from '../schemas';
+import { EXECUTION_STATUSES, EXECUTION_TRIGGERS, STEP_STATUSES } from '../../services/executions';
+import { PROCESS_NEEDS, PROCESS_STATUSES, PROCESS_STEPS } from '../../services/processes';
+
+/** A process's answer (docs/api-processes.md). */
+export const processSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'channel_id',
+    'channel_name',
+    'youtube_api_id',
+    'youtube_api_name',
+    'prompt_id',
+    'prompt_name',
+    'language',
+    'voice_id',
+    'voice_name',
+    'is_active',
+    'status',
+    'execution_step',
+    'execution_steps',
+    'last_execution',
+    'next_execution',
+    'publication_time',
+    'publish_mode',
+    'last_error',
+    'latest_execution_id',
+    'needs',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    channel_id: nullableString,
+    channel_name: nullableString,
+    youtube_api_id: nullableString,
+    youtube_api_name: nullableString,
+    prompt_id: nullableString,
+    prompt_name: nullableString,
+    language: { type: 'string' },
+    voice_id: nullableString,
+    voice_name: nullableString,
+    is_active: { type: 'boolean' },
+    status: { type: 'string', enum: PROCESS_STATUSES },
+    execution_step: nullableInteger,
+    execution_steps: { type: ['array', 'null'], items: { type: 'string', enum: PROCESS_STEPS } },
+    last_execution: nullableDateTime,
+    next_execution: dateTime,
+    publication_time: { type: 'string' },
+    publish_mode: { type: 'string', enum: ['auto', 'review'] },
+    last_error: nullableString,
+    latest_execution_id: nullableString,
+    needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
 
 /** An execution's answer (docs/api-processes.md, "Executions"). */
 export const executionSchema = {
@@ -26,8 +85,8 @@ export const executionSchema = {
   properties: {
     id: { type: 'string' },
     process_id: { type: 'string' },
-    status: { type: 'string' },
-    trigger: { type: 'string' },
+    status: { type: 'string', enum: EXECUTION_STATUSES },
+    trigger: { type: 'string', enum: EXECUTION_TRIGGERS },
     current_step: { type: 'integer' },
     steps: {
       type: 'array',
@@ -35,8 +94,8 @@ export const executionSchema = {
         type: 'object',
         required: ['key', 'status', 'started_at', 'finished_at', 'duration_ms'],
         properties: {
-          key: { type: 'string' },
-          status: { type: 'string' },
+          key: { type: 'string', enum: PROCESS_STEPS },
+          status: { type: 'string', enum: STEP_STATUSES },
           started_at: nullableDateTime,
           finished_at: nullableDateTime,
           duration_ms: { type: ['integer', 'null'] },
@@ -62,5 +121,5 @@ export const executionSchema = {
 export const startedSchema = {
   type: 'object',
   required: ['execution_id', 'process'],
-  properties: { execution_id: { type: 'string' }, process: { type: 'object', additionalProperties: true } },
+  properties: { execution_id: { type: 'string' }, process: processSchema },
 } as const;

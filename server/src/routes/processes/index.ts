@@ -1,78 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { VersionedCache, stringBytes } from '../../lib/versionedCache';
 import { requireUser } from '../guards';
-import { executionSchema, startedSchema } from './executionSchemas';
-import {
-  detailSchema,
-  dateTime,
-  errorResponses,
-  idParams,
-  listQuery,
-  listResponse,
-  nullableDateTime,
-  nullableInteger,
-  nullableString,
-  type IdParams,
-} from '../schemas';
-import { PROCESS_LANGUAGES, PROCESS_NEEDS, type CreateProcessInput, type UpdateProcessInput } from '../../services/processes';
+import { executionSchema, processSchema, startedSchema } from './executionSchemas';
+import { detailSchema, errorResponses, idParams, listQuery, listResponse } from '../schemas';
+import { PROCESS_LANGUAGES } from '../../services/processes';
 
 /** Processes (docs/api-processes.md), their executions and the execute action. */
-
-export const processSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'channel_id',
-    'channel_name',
-    'youtube_api_id',
-    'youtube_api_name',
-    'prompt_id',
-    'prompt_name',
-    'language',
-    'voice_id',
-    'voice_name',
-    'is_active',
-    'status',
-    'execution_step',
-    'execution_steps',
-    'last_execution',
-    'next_execution',
-    'publication_time',
-    'publish_mode',
-    'last_error',
-    'latest_execution_id',
-    'needs',
-    'created_at',
-    'updated_at',
-  ],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    channel_id: nullableString,
-    channel_name: nullableString,
-    youtube_api_id: nullableString,
-    youtube_api_name: nullableString,
-    prompt_id: nullableString,
-    prompt_name: nullableString,
-    language: { type: 'string' },
-    voice_id: nullableString,
-    voice_name: nullableString,
-    is_active: { type: 'boolean' },
-    status: { type: 'string' },
-    execution_step: nullableInteger,
-    execution_steps: { type: ['array', 'null'], items: { type: 'string' } },
-    last_execution: nullableDateTime,
-    next_execution: dateTime,
-    publication_time: { type: 'string' },
-    publish_mode: { type: 'string', enum: ['auto', 'review'] },
-    last_error: nullableString,
-    latest_execution_id: nullableString,
-    needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-} as const;
 
 const statsSchema = {
   type: 'object',
@@ -108,12 +42,13 @@ const bodyProperties = {
   publish_mode: { type: 'string', enum: ['auto', 'review'] },
 } as const;
 
-export default async function processRoutes(app: FastifyInstance): Promise<void> {
+export default async function processRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { processes, executions } = app.services;
   const listCache = new VersionedCache<string>({ maxBytes: app.config.listCacheBytes, sizeOf: stringBytes });
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Querystring: { skip: number; limit: number; active_only: boolean } }>(
+  app.get(
     '/',
     {
       schema: {
@@ -139,13 +74,11 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     processes.stats(request.user.id),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
-    async (request) => processes.get(request.user.id, request.params.id, request.language),
+  app.get('/:id', { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } }, async (request) =>
+    processes.get(request.user.id, request.params.id, request.language),
   );
 
-  app.post<{ Body: CreateProcessInput }>(
+  app.post(
     '/',
     {
       schema: {
@@ -161,7 +94,7 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     async (request, reply) => reply.code(201).send(await processes.create(request.user.id, request.body, request.language)),
   );
 
-  app.put<{ Params: IdParams; Body: UpdateProcessInput }>(
+  app.put(
     '/:id',
     {
       schema: {
@@ -173,13 +106,11 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     async (request) => processes.update(request.user.id, request.params.id, request.body, request.language),
   );
 
-  app.put<{ Params: IdParams }>(
-    '/:id/toggle',
-    { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } },
-    async (request) => processes.toggle(request.user.id, request.params.id, request.language),
+  app.put('/:id/toggle', { schema: { params: idParams, response: { 200: processSchema, ...errorResponses } } }, async (request) =>
+    processes.toggle(request.user.id, request.params.id, request.language),
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/execute',
     { schema: { params: idParams, response: { 202: startedSchema, ...errorResponses, 503: detailSchema } } },
     async (request, reply) => {
@@ -191,7 +122,7 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     },
   );
 
-  app.get<{ Params: IdParams; Querystring: { skip: number; limit: number } }>(
+  app.get(
     '/:id/executions',
     {
       schema: {
@@ -203,7 +134,7 @@ export default async function processRoutes(app: FastifyInstance): Promise<void>
     async (request) => executions.list(request.user.id, request.params.id, request.query, request.language),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { BasicPromptInput, FullPromptInput } from '../../services/prompts';
+import { typed } from '../typeProvider';
 import { requireAdmin, requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse } from '../schemas';
 
 /** The six texts of one language. */
 const languageTextsSchema = {
@@ -110,17 +110,12 @@ const fullBody = {
   },
 } as const;
 
-interface ListQuery {
-  skip: number;
-  limit: number;
-  active_only: boolean;
-}
-
 /** Prompts: every signed-in user reads; only administrators write (403 otherwise). */
-export default async function promptRoutes(app: FastifyInstance): Promise<void> {
+export default async function promptRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { prompts } = app.services;
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get(
     '/',
     {
       onRequest: requireUser,
@@ -135,25 +130,25 @@ export default async function promptRoutes(app: FastifyInstance): Promise<void> 
     async (request) => prompts.list(request.query),
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get(
     '/:id',
     { onRequest: requireUser, schema: { params: idParams, response: { 200: promptSchema, ...errorResponses } } },
     async (request) => prompts.get(request.params.id),
   );
 
-  app.post<{ Body: BasicPromptInput }>(
+  app.post(
     '/',
     { onRequest: requireAdmin, schema: { body: basicBody, response: { 201: promptSchema, ...errorResponses } } },
     async (request, reply) => reply.code(201).send(await prompts.create(request.user.id, request.body)),
   );
 
-  app.post<{ Body: FullPromptInput }>(
+  app.post(
     '/full',
     { onRequest: requireAdmin, schema: { body: fullBody, response: { 201: promptSchema, ...errorResponses } } },
     async (request, reply) => reply.code(201).send(await prompts.createFull(request.user.id, request.body)),
   );
 
-  app.put<{ Params: IdParams; Body: { description: string } }>(
+  app.put(
     '/:id',
     {
       onRequest: requireAdmin,
@@ -171,7 +166,7 @@ export default async function promptRoutes(app: FastifyInstance): Promise<void> 
     async (request) => prompts.updateDescription(request.params.id, request.body),
   );
 
-  app.put<{ Params: IdParams; Body: FullPromptInput }>(
+  app.put(
     '/:id/full',
     {
       onRequest: requireAdmin,
@@ -180,13 +175,13 @@ export default async function promptRoutes(app: FastifyInstance): Promise<void> 
     async (request) => prompts.updateFull(request.params.id, request.body),
   );
 
-  app.put<{ Params: IdParams }>(
+  app.put(
     '/:id/toggle',
     { onRequest: requireAdmin, schema: { params: idParams, response: { 200: promptSchema, ...errorResponses } } },
     async (request) => prompts.toggle(request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { onRequest: requireAdmin, schema: { params: idParams, response: { 200: deleteResultSchema, ...errorResponses } } },
     async (request) => prompts.remove(request.params.id, request.language),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { requireAdmin, throttle } from '../guards';
-import { dateTime, errorResponses, idParams, nullableDateTime, listQuery, listResponse, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableDateTime, listQuery, listResponse } from '../schemas';
 
 /** A proxy as answered: the password is never there, only masked in `url` and as `has_password`. */
 const proxySchema = {
@@ -33,23 +34,13 @@ const testResultSchema = {
 const name = { type: 'string', maxLength: 500 } as const;
 const url = { type: 'string', maxLength: 2048 } as const;
 
-interface ProxyBody {
-  name: string;
-  url: string;
-}
-
-interface ListQuery {
-  skip: number;
-  limit: number;
-  active_only: boolean;
-}
-
 /** Outbound proxies: administrators only (403 for everyone else). */
-export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
+export default async function proxyRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { proxies } = app.services;
   app.addHook('preHandler', requireAdmin);
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get(
     '/',
     {
       schema: {
@@ -63,13 +54,11 @@ export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
     async (request) => proxies.list(request.query),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } },
-    async (request) => proxies.get(request.params.id),
+  app.get('/:id', { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } }, async (request) =>
+    proxies.get(request.params.id),
   );
 
-  app.post<{ Body: ProxyBody }>(
+  app.post(
     '/',
     {
       schema: {
@@ -80,7 +69,7 @@ export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.code(201).send(await proxies.create(request.user.id, request.body)),
   );
 
-  app.put<{ Params: IdParams; Body: Partial<ProxyBody> }>(
+  app.put(
     '/:id',
     {
       schema: {
@@ -92,19 +81,17 @@ export default async function proxyRoutes(app: FastifyInstance): Promise<void> {
     async (request) => proxies.update(request.params.id, request.body ?? {}),
   );
 
-  app.put<{ Params: IdParams }>(
-    '/:id/toggle',
-    { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } },
-    async (request) => proxies.toggle(request.params.id),
+  app.put('/:id/toggle', { schema: { params: idParams, response: { 200: proxySchema, ...errorResponses } } }, async (request) =>
+    proxies.toggle(request.params.id),
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/test',
     { preHandler: throttle('test'), schema: { params: idParams, response: { 200: testResultSchema, ...errorResponses } } },
     async (request) => proxies.test(request.params.id, request.language),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
     async (request, reply) => {

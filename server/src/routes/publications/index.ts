@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
 import {
   dateTime,
@@ -9,15 +10,8 @@ import {
   nullableDateTime,
   nullableString,
   pagingQuery,
-  type IdParams,
 } from '../schemas';
-import {
-  DATE_RANGES,
-  PUBLICATION_STATUSES,
-  PUBLICATION_VISIBILITIES,
-  type PublicationFilters,
-  type PublicationInput,
-} from '../../services/publications';
+import { DATE_RANGES, PUBLICATION_STATUSES, PUBLICATION_VISIBILITIES } from '../../services/publications';
 
 /** Publications and the history (docs/api-publications.md). */
 
@@ -99,13 +93,12 @@ const bodyProperties = {
   published_at: { type: ['string', 'null'], format: 'date-time' },
 } as const;
 
-type Filters = Omit<PublicationFilters, 'skip' | 'limit'>;
-
-export default async function publicationRoutes(app: FastifyInstance): Promise<void> {
+export default async function publicationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { publications } = app.services;
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Querystring: PublicationFilters }>(
+  app.get(
     '/',
     {
       schema: {
@@ -136,7 +129,7 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
     },
   );
 
-  app.get<{ Querystring: Filters }>(
+  app.get(
     '/report.csv',
     {
       schema: {
@@ -155,13 +148,11 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
     },
   );
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses } } },
-    async (request) => publications.get(request.user.id, request.params.id, request.language),
+  app.get('/:id', { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses } } }, async (request) =>
+    publications.get(request.user.id, request.params.id, request.language),
   );
 
-  app.post<{ Body: PublicationInput }>(
+  app.post(
     '/',
     {
       schema: {
@@ -172,7 +163,7 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
     async (request, reply) => reply.code(201).send(await publications.create(request.user.id, request.body, request.language)),
   );
 
-  app.put<{ Params: IdParams; Body: PublicationInput }>(
+  app.put(
     '/:id',
     {
       schema: {
@@ -193,13 +184,13 @@ export default async function publicationRoutes(app: FastifyInstance): Promise<v
     async (request) => publications.update(request.user.id, request.params.id, request.body, request.language),
   );
 
-  app.put<{ Params: IdParams }>(
+  app.put(
     '/:id/publish-public',
     { schema: { params: idParams, response: { 200: publicationSchema, ...errorResponses, 502: detailSchema } } },
     async (request) => publications.publishPublic(request.user.id, request.params.id, request.language),
   );
 
-  app.delete<{ Params: IdParams; Querystring: { keep_video?: boolean } }>(
+  app.delete(
     '/:id',
     {
       schema: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
 import { dateTime, errorResponses } from '../schemas';
 
@@ -9,7 +10,7 @@ const subscriptionSchema = {
   properties: {
     plan: { type: 'string' },
     plan_name: { type: 'string' },
-    billing_period: { type: 'string' },
+    billing_period: { type: 'string', enum: ['monthly', 'annual'] },
     channels_limit: { type: 'integer' },
     period_start: dateTime,
     next_billing_date: dateTime,
@@ -26,7 +27,8 @@ const subscriptionSchema = {
   },
 } as const;
 
-export default async function subscriptionRoutes(app: FastifyInstance): Promise<void> {
+export default async function subscriptionRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { subscription } = app.services;
   app.addHook('preHandler', requireUser);
 
@@ -35,7 +37,7 @@ export default async function subscriptionRoutes(app: FastifyInstance): Promise<
   );
 
   // A plan change is recorded; nothing is charged (there is no payment provider).
-  app.put<{ Body: { plan: string; billing_period?: string } }>(
+  app.put(
     '/',
     {
       schema: {

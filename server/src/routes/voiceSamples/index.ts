@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { detailSchema, errorResponses } from '../schemas';
 
 /** `<uuid>.wav`: nothing else (no dots, slashes or other names) can reach the file system. */
@@ -14,10 +15,11 @@ const sampleParams = {
  * Samples of espeak-ng voices, spoken on first request and cached. No session: audio elements
  * send no bearer token, and a sample reveals nothing but the voice.
  */
-export default async function voiceSampleRoutes(app: FastifyInstance): Promise<void> {
+export default async function voiceSampleRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { voices } = app.services;
 
-  app.get<{ Params: { file: string } }>(
+  app.get(
     '/:file',
     {
       schema: {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { VoiceInput } from '../../services/voices';
+import { typed } from '../typeProvider';
 import { requireAdmin, requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse, type IdParams } from '../schemas';
+import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse } from '../schemas';
 
 const voiceSchema = {
   type: 'object',
@@ -60,17 +60,12 @@ const voiceProperties = {
   provider_voice_id: { type: ['string', 'null'], maxLength: 500 },
 } as const;
 
-interface ListQuery {
-  skip: number;
-  limit: number;
-  active_only: boolean;
-}
-
 /** Voices: every signed-in user reads; only administrators write (403 otherwise). */
-export default async function voiceRoutes(app: FastifyInstance): Promise<void> {
+export default async function voiceRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { voices } = app.services;
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get(
     '/',
     {
       onRequest: requireUser,
@@ -85,13 +80,13 @@ export default async function voiceRoutes(app: FastifyInstance): Promise<void> {
     async (request) => voices.list(request.query),
   );
 
-  app.get<{ Params: IdParams }>(
+  app.get(
     '/:id',
     { onRequest: requireUser, schema: { params: idParams, response: { 200: voiceSchema, ...errorResponses } } },
     async (request) => voices.get(request.params.id),
   );
 
-  app.post<{ Body: VoiceInput }>(
+  app.post(
     '/',
     {
       onRequest: requireAdmin,
@@ -108,7 +103,7 @@ export default async function voiceRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.code(201).send(await voices.create(request.user.id, request.body)),
   );
 
-  app.put<{ Params: IdParams; Body: Partial<VoiceInput> }>(
+  app.put(
     '/:id',
     {
       onRequest: requireAdmin,
@@ -121,13 +116,13 @@ export default async function voiceRoutes(app: FastifyInstance): Promise<void> {
     async (request) => voices.update(request.params.id, request.body ?? {}),
   );
 
-  app.put<{ Params: IdParams }>(
+  app.put(
     '/:id/toggle',
     { onRequest: requireAdmin, schema: { params: idParams, response: { 200: voiceSchema, ...errorResponses } } },
     async (request) => voices.toggle(request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { onRequest: requireAdmin, schema: { params: idParams, response: { 200: deleteResultSchema, ...errorResponses } } },
     async (request) => voices.remove(request.params.id, request.language),

@@ -1,17 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { translate } from '../../messages';
 import { requireUser, throttle } from '../guards';
-import {
-  dateTime,
-  errorResponses,
-  idParams,
-  nullableDateTime,
-  nullableInteger,
-  nullableString,
-  listQuery,
-  type IdParams,
-} from '../schemas';
-import type { CreateInput, UpdateInput } from '../../services/youtubeApis';
+import { dateTime, errorResponses, idParams, nullableDateTime, nullableInteger, nullableString, listQuery } from '../schemas';
 
 const youtubeApiSchema = {
   type: 'object',
@@ -67,11 +58,12 @@ const bodyProperties = {
   refresh_token: optionalText(2000),
 } as const;
 
-export default async function youtubeApiRoutes(app: FastifyInstance): Promise<void> {
+export default async function youtubeApiRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { youtubeApis } = app.services;
   app.addHook('preHandler', requireUser);
 
-  app.get<{ Querystring: { skip: number; limit: number; enabled_only: boolean } }>(
+  app.get(
     '/',
     {
       schema: {
@@ -93,13 +85,11 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     async (request) => youtubeApis.list(request.user.id, request.query),
   );
 
-  app.get<{ Params: IdParams }>(
-    '/:id',
-    { schema: { params: idParams, response: { 200: youtubeApiSchema, ...errorResponses } } },
-    async (request) => youtubeApis.get(request.user.id, request.params.id),
+  app.get('/:id', { schema: { params: idParams, response: { 200: youtubeApiSchema, ...errorResponses } } }, async (request) =>
+    youtubeApis.get(request.user.id, request.params.id),
   );
 
-  app.post<{ Body: CreateInput }>(
+  app.post(
     '/',
     {
       schema: {
@@ -115,7 +105,7 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     async (request, reply) => reply.code(201).send(await youtubeApis.create(request.user.id, request.body)),
   );
 
-  app.put<{ Params: IdParams; Body: UpdateInput }>(
+  app.put(
     '/:id',
     {
       schema: {
@@ -131,19 +121,19 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     async (request) => youtubeApis.update(request.user.id, request.params.id, request.body),
   );
 
-  app.put<{ Params: IdParams }>(
+  app.put(
     '/:id/toggle',
     { schema: { params: idParams, response: { 200: youtubeApiSchema, ...errorResponses } } },
     async (request) => youtubeApis.toggle(request.user.id, request.params.id),
   );
 
-  app.put<{ Params: IdParams }>(
+  app.put(
     '/:id/set-active',
     { schema: { params: idParams, response: { 200: youtubeApiSchema, ...errorResponses } } },
     async (request) => youtubeApis.setActive(request.user.id, request.params.id),
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/test',
     {
       preHandler: throttle('test'),
@@ -182,7 +172,7 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     },
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post(
     '/:id/authorize',
     {
       schema: {
@@ -193,7 +183,7 @@ export default async function youtubeApiRoutes(app: FastifyInstance): Promise<vo
     async (request) => youtubeApis.authorizeUrl(request.user, request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
+  app.delete(
     '/:id',
     { schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
 import { translate } from '../../messages';
 import { errorResponses } from '../schemas';
 
@@ -7,10 +8,11 @@ import { errorResponses } from '../schemas';
  * The authorization window. It cannot carry the bearer token, so it is tied to the signed-in user
  * by the short-lived signed `state` that POST /youtube-apis/{id}/authorize answered.
  */
-export default async function youtubeAuthRoutes(app: FastifyInstance): Promise<void> {
+export default async function youtubeAuthRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const { youtubeApis } = app.services;
 
-  app.get<{ Querystring: { state?: string } }>(
+  app.get(
     '/',
     {
       schema: {
@@ -21,7 +23,7 @@ export default async function youtubeAuthRoutes(app: FastifyInstance): Promise<v
     async (request, reply) => reply.redirect(await youtubeApis.consentRedirect(request.query.state), 302),
   );
 
-  app.get<{ Querystring: { state?: string; code?: string; error?: string; scope?: string } }>(
+  app.get(
     '/callback',
     {
       schema: {
