@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   assTime,
   balancedGroups,
@@ -11,6 +12,7 @@ import {
   toSrt,
   wrapText,
   type Cue,
+  type SpokenWord,
 } from '../src/pipeline/media/subtitles';
 
 const STORY =
@@ -145,6 +147,79 @@ describe('subtitleCues', () => {
       expect(cue.text.replace('\n', ' ').length).toBeLessThanOrEqual(40);
       for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(20);
     }
+  });
+});
+
+/** Every word of `text` (runs without spaces), starting `perChar` seconds a character after `lead`, plus a pause at each sentence end. */
+function wordTimes(text: string, perChar = 0.06, pause = 0.7): SpokenWord[] {
+  const words: SpokenWord[] = [];
+  let time = 0.3;
+  for (const match of text.matchAll(/\S+/gu)) {
+    words.push({ offset: match.index, start: time });
+    time += (match[0].length + 1) * perChar + (/[.!?"]$/u.test(match[0]) ? pause : 0);
+  }
+  return words;
+}
+
+describe('subtitleCues on the spoken word', () => {
+  it('starts every cue when its first word is spoken and ends it when the next begins', () => {
+    const words = wordTimes(STORY);
+    const duration = words[words.length - 1]!.start + 1;
+    const cues = subtitleCues([{ text: STORY, start: 10, duration, words }]);
+    expect(cues.length).toBeGreaterThan(3);
+    expectReadable(cues);
+    let searchFrom = 0;
+    cues.forEach((cue, i) => {
+      const cueWords = cue.text.split(/\s+/u);
+      const offset = STORY.indexOf(cueWords[0]!, searchFrom);
+      for (const word of cueWords) searchFrom = STORY.indexOf(word, searchFrom) + word.length;
+      const word = words.find((w) => w.offset === offset)!;
+      expect(cue.start).toBeCloseTo(10 + word.start, 6);
+      expect(cue.end).toBeCloseTo(i === cues.length - 1 ? 10 + duration : cues[i + 1]!.start, 6);
+    });
+    // A long pause before a sentence is not spread over the cues around it, as timing by length would.
+    const byLength = subtitleCues([{ text: STORY, start: 10, duration }]);
+    const drift = cues.map((cue, i) => Math.abs(cue.start - byLength[i]!.start));
+    expect(Math.max(...drift)).toBeGreaterThan(0.3);
+  });
+
+  it('places cues cut inside a word (CJK text without spaces) between that word and the next', () => {
+    const text = '月'.repeat(100) + '。' + '星'.repeat(60) + '。';
+    const words: SpokenWord[] = [{ offset: 0, start: 0.2 }];
+    const cues = subtitleCues([{ text, start: 0, duration: 20, words }]);
+    expect(cues.length).toBeGreaterThan(2);
+    expect(cues[0]!.start).toBeCloseTo(0.2, 6);
+    for (let i = 1; i < cues.length; i += 1) expect(cues[i]!.start).toBeGreaterThan(cues[i - 1]!.start);
+  });
+
+  it('keeps every word of the text, in order, whatever the timings (property)', () => {
+    const sentence = fc
+      .array(fc.stringMatching(/^[A-Za-zÀ-ú]{1,12}$/), { minLength: 1, maxLength: 25 })
+      .map((list) => `${list.join(' ')}.`);
+    fc.assert(
+      fc.property(
+        fc.array(sentence, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.float({ min: 0, max: 2, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        (sentences, gaps) => {
+          const text = sentences.join(' ');
+          const words: SpokenWord[] = [];
+          let time = 0;
+          [...text.matchAll(/\S+/gu)].forEach((match, i) => {
+            time += gaps[i % gaps.length]!;
+            words.push({ offset: match.index, start: time });
+          });
+          const duration = time + 1;
+          const cues = subtitleCues([{ text, start: 5, duration, words }]);
+          expect(cues.map((cue) => cue.text.replace(/\s+/gu, ' ')).join(' ')).toBe(text);
+          for (let i = 0; i < cues.length; i += 1) {
+            expect(cues[i]!.end).toBeGreaterThan(cues[i]!.start);
+            expect(cues[i]!.start).toBeGreaterThanOrEqual(5);
+            expect(cues[i]!.end).toBeLessThanOrEqual(5 + duration + 1e-9);
+            if (i > 0) expect(cues[i]!.start).toBeGreaterThanOrEqual(cues[i - 1]!.end - 1e-9);
+          }
+        },
+      ),
+    );
   });
 });
 

@@ -4,6 +4,14 @@
  * a caption track). Everything here is pure: no files, no processes.
  */
 
+/** Where a word of a part's text starts being spoken. */
+export interface SpokenWord {
+  /** Its place in the part's text, in UTF-16 units (JavaScript string offsets). */
+  offset: number;
+  /** Seconds from the start of the part. */
+  start: number;
+}
+
 export interface NarratedPart {
   /** What is said. */
   text: string;
@@ -11,6 +19,12 @@ export interface NarratedPart {
   start: number;
   /** How long it is spoken, seconds. */
   duration: number;
+  /**
+   * Where each word starts, when the voice tells (the local voice does: localVoice.alignWords).
+   * Then every cue starts with its first word and ends where the next cue starts; without them a
+   * part's time is shared among its cues by their length.
+   */
+  words?: SpokenWord[];
 }
 
 export interface Cue {
@@ -24,6 +38,8 @@ export interface Cue {
 export const SUBTITLE_LINE_CHARS = 42;
 /** Characters per cue: two lines. */
 export const SUBTITLE_CUE_CHARS = 2 * SUBTITLE_LINE_CHARS;
+/** The shortest a word-timed cue lasts when the voice ran its first word into the previous one. */
+const MIN_CUE_SECONDS = 0.04;
 /** A sentence shorter than this shares its cue with a neighbour when both fit ("Yes. She knew."). */
 const SHORT_SENTENCE_CHARS = 16;
 
@@ -182,10 +198,60 @@ export interface CueOptions {
 }
 
 /**
+ * Where each cue text of `texts` (cut from `text` in order, as subtitleCues does: whitespace and
+ * line breaks aside, they are consecutive runs of its characters) begins in `text`, as a UTF-16
+ * offset; -1 for a cue whose characters cannot be found (never expected).
+ */
+function cueOffsets(text: string, texts: string[]): number[] {
+  // Every character of text that is not whitespace, with its offset.
+  const compact: Array<{ char: string; offset: number }> = [];
+  for (let offset = 0; offset < text.length;) {
+    const char = String.fromCodePoint(text.codePointAt(offset)!);
+    if (!/\s/u.test(char)) compact.push({ char, offset });
+    offset += char.length;
+  }
+  const offsets: number[] = [];
+  let cursor = 0;
+  for (const cue of texts) {
+    const chars = Array.from(cue.replace(/\s+/gu, ''));
+    const at = compact[cursor];
+    const matches = at !== undefined && chars.every((char, i) => compact[cursor + i]?.char === char);
+    offsets.push(matches ? at.offset : -1);
+    if (matches) cursor += chars.length;
+  }
+  return offsets;
+}
+
+/**
+ * When the character at `offset` is spoken, from the words' starts: the start of the word that
+ * begins there; inside a word (a cue cut in the middle of a long word or of a run of CJK text),
+ * that word's time plus its share, by characters, of the time until the next word.
+ */
+function spokenAt(offset: number, words: SpokenWord[], text: string, duration: number): number | undefined {
+  let index = -1;
+  for (let low = 0, high = words.length - 1; low <= high;) {
+    const middle = (low + high) >> 1;
+    if (words[middle]!.offset <= offset) {
+      index = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  if (index < 0) return undefined;
+  const word = words[index]!;
+  if (word.offset === offset) return word.start;
+  const next = words[index + 1];
+  const nextOffset = next?.offset ?? text.length;
+  const nextStart = next?.start ?? duration;
+  return word.start + ((nextStart - word.start) * (offset - word.offset)) / Math.max(1, nextOffset - word.offset);
+}
+
+/**
  * Subtitle cues for narrated parts: each part's text is split into sentences, each sentence into
- * cues of one or two lines, and the part's duration is shared among its cues in proportion to their
- * length (characters). Cues never overlap (a part starting before the previous one ended is pushed
- * back) and parts without time or text give none.
+ * cues of one or two lines. With the part's word timings each cue starts when its first word is
+ * spoken and lasts until the next cue starts (the last one until the part's end); without them the
+ * part's duration is shared among its cues in proportion to their length (characters). Cues never
+ * overlap (a part starting before the previous one ended is pushed back) and parts without time
+ * or text give none.
  */
 export function subtitleCues(parts: NarratedPart[], opts: CueOptions = {}): Cue[] {
   const maxChars = Math.max(8, Math.floor(opts.maxChars ?? SUBTITLE_CUE_CHARS));
@@ -200,11 +266,33 @@ export function subtitleCues(parts: NarratedPart[], opts: CueOptions = {}): Cue[
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const partEnd = part.start + part.duration;
     if (totalWeight === 0 || !(part.duration > 0)) continue;
-    let spoken = 0;
+    // Relative starts: from the words when every cue can be placed by them, else by length.
+    let starts: number[] | undefined;
+    if (part.words && part.words.length > 0) {
+      const words = [...part.words].sort((a, b) => a.offset - b.offset);
+      const spoken = cueOffsets(part.text, texts).map((offset) =>
+        offset < 0 ? undefined : spokenAt(offset, words, part.text, part.duration),
+      );
+      if (spoken.every((time) => time !== undefined)) {
+        // Two cues never start together (words the voice ran into one keep a sliver each).
+        starts = [];
+        for (const time of spoken) {
+          const floor = starts.length > 0 ? starts[starts.length - 1]! + MIN_CUE_SECONDS : 0;
+          starts.push(Math.min(Math.max(floor, time!), part.duration));
+        }
+      }
+    }
+    if (!starts) {
+      let before = 0;
+      starts = weights.map((weight) => {
+        const start = (part.duration * before) / totalWeight;
+        before += weight;
+        return start;
+      });
+    }
     texts.forEach((text, i) => {
-      const start = Math.max(part.start + (part.duration * spoken) / totalWeight, previousEnd);
-      spoken += weights[i];
-      const end = i === texts.length - 1 ? partEnd : part.start + (part.duration * spoken) / totalWeight;
+      const start = Math.max(part.start + starts[i]!, previousEnd);
+      const end = i === texts.length - 1 ? partEnd : part.start + starts[i + 1]!;
       if (end - start < 0.001) return;
       cues.push({ start, end, text });
       previousEnd = end;

@@ -5,8 +5,8 @@ import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio } from '../media/audio';
 import { MediaError, mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { renderVideo } from '../media/render';
-import { subtitleCues, toSrt } from '../media/subtitles';
-import { narrationText } from './media';
+import { subtitleCues, toSrt, type Cue, type SpokenWord } from '../media/subtitles';
+import { narrationText, wordsFile } from './media';
 
 /**
  * Disk the render needs at most: the joined narration, the passes' parts, the video and a margin.
@@ -26,6 +26,52 @@ async function checkFreeSpace(ctx: StepContext, chapters: number): Promise<void>
       { free: freeMb, needed: neededMb },
       `only ${freeMb} MB free, ${neededMb} MB needed`,
     );
+  }
+}
+
+/** One narration file of the joined track: what it says, where it starts, how long it speaks. */
+export interface NarrationPiece {
+  text: string;
+  /** Seconds from the start of the joined track. */
+  offset: number;
+  /** Seconds of speech (the silence after it excluded). */
+  duration: number;
+  /** Where its words start, seconds from its own start, when the voice told (the local voice). */
+  words?: SpokenWord[];
+}
+
+/**
+ * The subtitles of the joined narration: on the spoken word where the voice gave word timings,
+ * by length otherwise (media/subtitles.ts). `npm run bench:subtitles` measures these cues.
+ */
+export function narrationCues(pieces: NarrationPiece[]): Cue[] {
+  return subtitleCues(
+    pieces.map((piece) => ({
+      text: piece.text,
+      start: piece.offset,
+      duration: Math.max(0.1, piece.duration),
+      ...(piece.words ? { words: piece.words } : {}),
+    })),
+  );
+}
+
+/** The word timings written beside a narration file (local voice), or undefined. */
+async function readWords(audioFile: string): Promise<SpokenWord[] | undefined> {
+  const raw = await fs.readFile(wordsFile(audioFile), 'utf8').catch(() => undefined);
+  if (raw === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (!Array.isArray(parsed)) return undefined;
+    const words = parsed.filter(
+      (word): word is SpokenWord =>
+        typeof word === 'object' &&
+        word !== null &&
+        Number.isFinite((word as SpokenWord).offset) &&
+        Number.isFinite((word as SpokenWord).start),
+    );
+    return words.length > 0 ? words.map(({ offset, start }) => ({ offset, start })) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -70,13 +116,20 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
     const last = segments[segments.length - 1];
     if (last) last.durationSeconds = Math.max(0.1, last.durationSeconds + joined.durationSeconds - covered);
 
-    // Subtitles follow the speech only (each chapter's span also holds the pause after it).
-    const cues = subtitleCues(
-      audios.map((_, index) => ({
-        text: narrationText(ctx, index),
-        start: chapterSpan(index).start,
-        duration: Math.max(0.1, joined.durations[index] ?? chapterSpan(index).duration),
-      })),
+    // Subtitles follow the speech only (each chapter's span also holds the pause after it), on
+    // the spoken word when the voice told where each word starts.
+    const cues = narrationCues(
+      await Promise.all(
+        audios.map(async (file, index) => {
+          const words = await readWords(path.join(ctx.workDir, file));
+          return {
+            text: narrationText(ctx, index),
+            offset: chapterSpan(index).start,
+            duration: joined.durations[index] ?? chapterSpan(index).duration,
+            ...(words ? { words } : {}),
+          };
+        }),
+      ),
     );
     const result = await renderVideo({
       workDir: path.join(ctx.workDir, 'render'),
