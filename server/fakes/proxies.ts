@@ -89,6 +89,22 @@ class Bytes {
   }
 }
 
+const REQUEST_LINE = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\S+) HTTP\/1\.[01]\r\n/;
+
+/**
+ * Notes each HTTP/1.1 request a client sends through a tunnel to a plain-HTTP target, as
+ * `METHOD host:port/path`. A client sends its next request on a connection only after the answer
+ * to the last one, so every request line starts a chunk.
+ */
+function tapRequests(client: net.Socket, leftover: Buffer, target: string, requests: string[]): void {
+  const note = (chunk: Buffer) => {
+    const line = REQUEST_LINE.exec(chunk.subarray(0, 4096).toString('latin1'));
+    if (line) requests.push(`${line[1]} ${target}${line[2]}`);
+  };
+  if (leftover.length) note(leftover);
+  client.on('data', note);
+}
+
 function pipeTo(client: net.Socket, leftover: Buffer, upstream: net.Socket): void {
   if (leftover.length) upstream.write(leftover);
   client.pipe(upstream);
@@ -139,6 +155,8 @@ export async function startTlsTarget(tlsOptions: tls.TlsOptions): Promise<Runnin
 export interface ProxyLog {
   /** Tunnels opened: the host:port asked for. */
   tunnels: string[];
+  /** Requests sent through the tunnels to plain-HTTP targets: `METHOD host:port/path?query`. */
+  requests: string[];
   /** Authentication attempts refused. */
   refusals: number;
   /** SOCKS5 address types of CONNECT requests (1 IPv4, 3 domain, 4 IPv6). */
@@ -149,7 +167,7 @@ export interface ProxyLog {
 export async function startHttpProxy(
   options: { username?: string; password?: string; tlsOptions?: tls.TlsOptions; port?: number } = {},
 ): Promise<Running & ProxyLog> {
-  const log: ProxyLog = { tunnels: [], refusals: 0, addressTypes: [] };
+  const log: ProxyLog = { tunnels: [], requests: [], refusals: 0, addressTypes: [] };
   const expected =
     options.username === undefined
       ? undefined
@@ -178,7 +196,9 @@ export async function startHttpProxy(
     upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'));
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      pipeTo(client, bytes.release(), upstream);
+      const leftover = bytes.release();
+      tapRequests(client, leftover, `${match[1]}:${port}`, log.requests);
+      pipeTo(client, leftover, upstream);
     });
   };
   const onSocket = (client: net.Socket) => {
@@ -192,7 +212,7 @@ export async function startHttpProxy(
 
 /** A SOCKS5 proxy (RFC 1928) with optional username/password authentication (RFC 1929). */
 export async function startSocks5Proxy(options: { username?: string; password?: string } = {}): Promise<Running & ProxyLog> {
-  const log: ProxyLog = { tunnels: [], refusals: 0, addressTypes: [] };
+  const log: ProxyLog = { tunnels: [], requests: [], refusals: 0, addressTypes: [] };
   const needsAuth = options.username !== undefined;
   const handle = async (client: net.Socket) => {
     const bytes = new Bytes(client);
@@ -232,7 +252,9 @@ export async function startSocks5Proxy(options: { username?: string; password?: 
     upstream.once('error', () => fail(5));
     upstream.once('connect', () => {
       client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, port >> 8, port & 0xff]));
-      pipeTo(client, bytes.release(), upstream);
+      const leftover = bytes.release();
+      tapRequests(client, leftover, `${host}:${port}`, log.requests);
+      pipeTo(client, leftover, upstream);
     });
   };
   const server = net.createServer((client) => {

@@ -239,13 +239,13 @@ describe('fetchWithRetry', () => {
 });
 
 describe('proxyDispatcher', () => {
-  test('makes agents for http and https proxies only', async () => {
+  test('makes agents for http, https and socks5 proxies only', async () => {
     expect(proxyDispatcher(undefined)).toBeUndefined();
     expect(proxyDispatcher('  ')).toBeUndefined();
-    expect(proxyDispatcher('socks5://user:pass@127.0.0.1:1080')).toBeUndefined();
-    expect(isProxySupported('socks5://127.0.0.1:1080')).toBe(false);
+    expect(proxyDispatcher('socks4://127.0.0.1:1080')).toBeUndefined();
+    expect(isProxySupported('socks4://127.0.0.1:1080')).toBe(false);
     expect(isProxySupported('not a url')).toBe(false);
-    for (const url of ['http://127.0.0.1:8080', 'https://u:p@proxy.example:443']) {
+    for (const url of ['http://127.0.0.1:8080', 'https://u:p@proxy.example:443', 'socks5://user:pass@127.0.0.1:1080']) {
       expect(isProxySupported(url)).toBe(true);
       const agent = proxyDispatcher(url);
       expect(agent).toBeDefined();

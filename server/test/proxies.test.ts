@@ -516,6 +516,41 @@ describe('checkProxy', () => {
     expect(result).toMatchObject({ ok: false, latencyMs: null, error: 'the server does not speak the SOCKS5 proxy protocol' });
   });
 
+  test('a server that answers a CONNECT with something other than HTTP is not an HTTP proxy', async () => {
+    const notHttp = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.2\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await checkProxy({
+        allowPrivate: true,
+        url: new URL(`http://127.0.0.1:${(notHttp.address() as net.AddressInfo).port}`),
+        target: ctx.config.proxyCheckUrl,
+      });
+      expect(result).toMatchObject({ ok: false, error: 'the server does not speak the HTTP proxy protocol' });
+    } finally {
+      await new Promise<void>((resolve) => notHttp.close(() => resolve()));
+    }
+  });
+
+  test('a target that answers something other than HTTP through a working tunnel (HTTP and SOCKS5)', async () => {
+    const garbage = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end('\u0000\u0001 not http at all\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(garbage.address() as net.AddressInfo).port}/`;
+      for (const proxyUrl of [httpUrl(), socksUrl()]) {
+        const result = await checkProxy({ allowPrivate: true, url: new URL(proxyUrl), target });
+        expect(result).toMatchObject({ ok: false, error: 'the answer through the tunnel is not HTTP' });
+      }
+    } finally {
+      await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
+  });
+
   test('the timeout destroys the connection and says so', async () => {
     const started = Date.now();
     const result = await checkProxy({

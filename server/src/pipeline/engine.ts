@@ -75,7 +75,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
 
   /**
-   * The run's proxy: one of the admins' active http(s) proxies, picked by the execution id. A proxy
+   * The run's proxy: one of the admins' active proxies (http, https or socks5), picked by the execution id. A proxy
    * on a private or local address is passed over unless ALLOW_PRIVATE_URLS (its address is a user's too).
    */
   async function proxyFor(executionId: string): Promise<string | undefined> {

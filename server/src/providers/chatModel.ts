@@ -1,5 +1,7 @@
 import OpenAI, { APIConnectionError, APIError, type ClientOptions } from 'openai';
+import type { Dispatcher } from 'undici';
 import { isBlockedAddressError } from '../lib/egress';
+import { fetchThrough } from './outbound';
 
 /**
  * A small client of an OpenAI-compatible chat-model API (OpenAI itself or any server that speaks
@@ -14,7 +16,7 @@ export interface ChatModelClientOptions {
   timeoutMs?: number;
   /** Retries of connection errors, timeouts, 408, 409, 429 and 5xx; default 2. */
   maxRetries?: number;
-  /** An undici dispatcher (a ProxyAgent) the requests go through. */
+  /** An undici dispatcher (a proxy's agent: proxyDispatcher) the requests go through. */
   dispatcher?: object;
   /** A fetch to send the requests with instead (the checked one for a user's own base URL: lib/egress). */
   fetch?: ClientOptions['fetch'];
@@ -106,10 +108,13 @@ export function createChatModelClient(options: ChatModelClientOptions): ChatMode
     baseURL: options.baseUrl.replace(/\/+$/, ''),
     timeout: options.timeoutMs ?? DEFAULT_CHAT_MODEL_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.dispatcher && !options.fetch
-      ? { fetchOptions: { dispatcher: options.dispatcher } as ClientOptions['fetchOptions'] }
-      : {}),
+    // With a dispatcher (a run's proxy), undici's own fetch sends the requests: Node's global fetch
+    // bundles another undici, whose dispatcher interface need not match the package's agents.
+    ...(options.fetch
+      ? { fetch: options.fetch }
+      : options.dispatcher
+        ? { fetch: fetchThrough(options.dispatcher as Dispatcher) as unknown as ClientOptions['fetch'] }
+        : {}),
     // Never pick up an organization or project from this process's environment.
     organization: null,
     project: null,

@@ -21,7 +21,7 @@ export interface ElevenLabsClientOptions {
   apiKey: string;
   /** Default https://api.elevenlabs.io (no /v1). */
   baseUrl?: string;
-  /** An http(s) proxy, credentials in the URL; a socks5:// one is not supported and is ignored. */
+  /** A proxy, http://, https:// or socks5://, credentials in the URL (see proxyDispatcher). */
   proxyUrl?: string;
   /** A dispatcher to use instead of one made for `proxyUrl` (shared; `close()` leaves it open). */
   dispatcher?: Dispatcher;

@@ -25,7 +25,7 @@ export interface OpenAIMediaClientOptions {
   apiKey: string;
   /** The API root, e.g. https://api.openai.com/v1. */
   baseUrl: string;
-  /** An http(s) proxy, credentials in the URL; a socks5:// one is not supported and is ignored. */
+  /** A proxy, http://, https:// or socks5://, credentials in the URL (see proxyDispatcher). */
   proxyUrl?: string;
   /** A dispatcher to use instead of one made for `proxyUrl` (shared; `close()` leaves it open). */
   dispatcher?: Dispatcher;

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fetch, ProxyAgent, type Dispatcher, type RequestInit, type Response } from 'undici';
+import tls from 'node:tls';
+import { socksConnector } from 'fetch-socks';
+import { Agent, fetch, ProxyAgent, type buildConnector, type Dispatcher, type RequestInit, type Response } from 'undici';
 import { isBlockedAddressError } from '../lib/egress';
 
 /**
@@ -10,8 +12,8 @@ import { isBlockedAddressError } from '../lib/egress';
  * ProviderError every client throws (never carrying the API key), and the small file helpers those
  * clients need (sentence splitting, WAV parsing and joining, atomic writes).
  *
- * Requests use undici's `fetch` (the package, not Node's global), so a `dispatcher` (a ProxyAgent)
- * can be given per request; the types below are undici's too.
+ * Requests use undici's `fetch` (the package, not Node's global), so a `dispatcher` (a proxy's
+ * agent, see proxyDispatcher) can be given per request; the types below are undici's too.
  */
 
 /** Why a provider call failed. */
@@ -48,47 +50,212 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 // ---------------------------------------------------------------------------------------------
 // Proxies
 
+/** A connection (to the proxy, its handshake, TLS) that takes longer fails; undici's own default. */
+export const DEFAULT_PROXY_CONNECT_TIMEOUT_MS = 10_000;
+const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:']);
+/** fetch-socks' proxy settings (the `socks` package's SocksProxy). */
+type SocksProxy = Exclude<Parameters<typeof socksConnector>[0], unknown[]>;
+const SOCKS_DEFAULT_PORT = 1080;
+/** RFC 1929: the username and the password are at most 255 bytes each. */
+const SOCKS_MAX_CREDENTIAL_BYTES = 255;
+
+export interface ProxyDispatcherOptions {
+  /**
+   * Certificates to trust besides the system's, for an https:// proxy and for https targets
+   * reached through any proxy (tests with self-signed certificates).
+   */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Limit of making each connection: to the proxy, its handshake, and TLS through it. Default 10 s. */
+  connectTimeoutMs?: number;
+}
+
+/** What went wrong while a SOCKS5 proxy was opening a connection (RFC 1928 / RFC 1929). */
+export type SocksFailure =
+  /** The proxy wants a username and password, and the URL has none. */
+  | { step: 'auth_required' }
+  /** The proxy accepts none of the authentication methods offered (no authentication, username/password). */
+  | { step: 'no_method' }
+  /** The proxy refused the username or password. */
+  | { step: 'auth_failed' }
+  /** The username or the password is longer than SOCKS5 allows (255 bytes). */
+  | { step: 'credentials_too_long' }
+  /** The server's answers are not SOCKS5. */
+  | { step: 'not_socks' }
+  /** The proxy could not (or would not) connect to the target: its reply code, -1 when unknown. */
+  | { step: 'rejected'; reply: number }
+  /** The proxy closed the connection during the handshake. */
+  | { step: 'closed' }
+  /** The handshake took longer than the connect time-out. */
+  | { step: 'timeout' }
+  /** The proxy itself could not be reached: ECONNREFUSED, ENOTFOUND, ... */
+  | { step: 'connect'; code: string | undefined };
+
 /**
- * A dispatcher that sends requests through `proxyUrl`, or undefined for none.
+ * The failure of a connection through a SOCKS5 proxy. It stands for the `socks` package's error,
+ * which carries the proxy's settings (its password among them): those never go further than here.
+ */
+export class SocksProxyError extends Error {
+  /** An errno-like code: the network's (ECONNREFUSED, ...) when the proxy was not reached, else ESOCKS. */
+  readonly code: string;
+  constructor(readonly failure: SocksFailure) {
+    super(socksFailureText(failure));
+    this.name = 'SocksProxyError';
+    this.code = failure.step === 'connect' ? (failure.code ?? 'ESOCKS') : 'ESOCKS';
+  }
+}
+
+/** RFC 1928 reply names as the `socks` package spells them in its messages. */
+const SOCKS_REPLIES: Record<string, number> = {
+  Failure: 1,
+  NotAllowed: 2,
+  NetworkUnreachable: 3,
+  HostUnreachable: 4,
+  ConnectionRefused: 5,
+  TTLExpired: 6,
+  CommandNotSupported: 7,
+  AddressNotSupported: 8,
+};
+
+function socksFailureText(failure: SocksFailure): string {
+  switch (failure.step) {
+    case 'auth_required':
+      return 'the SOCKS5 proxy requires a username and password';
+    case 'no_method':
+      return 'the SOCKS5 proxy accepts none of the offered authentication methods';
+    case 'auth_failed':
+      return 'the SOCKS5 proxy refused the username or password';
+    case 'credentials_too_long':
+      return 'SOCKS5 username and password must be at most 255 bytes each';
+    case 'not_socks':
+      return 'the server does not speak the SOCKS5 proxy protocol';
+    case 'rejected':
+      return `the SOCKS5 proxy could not reach the target (reply ${failure.reply})`;
+    case 'closed':
+      return 'the SOCKS5 proxy closed the connection';
+    case 'timeout':
+      return 'the SOCKS5 proxy did not answer in time';
+    default:
+      return `could not connect to the SOCKS5 proxy${failure.code ? ` (${failure.code})` : ''}`;
+  }
+}
+
+/** Reads the `socks` package's error (a fixed English text per step) as a SocksFailure. */
+function socksFailureOf(error: unknown, offeredCredentials: boolean): SocksFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/no accepted authentication type/i.test(message)) return { step: offeredCredentials ? 'no_method' : 'auth_required' };
+  if (/^Socks5 Authentication failed/i.test(message)) return { step: 'auth_failed' };
+  const rejected = /^Socks5 proxy rejected connection - (\w+)/i.exec(message);
+  if (rejected) return { step: 'rejected', reply: SOCKS_REPLIES[rejected[1]!] ?? -1 };
+  if (/invalid Socks5|invalid socks version|unknown authentication type/i.test(message)) return { step: 'not_socks' };
+  if (/^Socket closed/i.test(message)) return { step: 'closed' };
+  if (/^Proxy connection timed out/i.test(message)) return { step: 'timeout' };
+  // A socket error, whose text the package keeps: "connect ECONNREFUSED 127.0.0.1:1080", "getaddrinfo ENOTFOUND host".
+  const code = networkCode(error) ?? /\b(E[A-Z][A-Z0-9_]{2,40})\b/.exec(message)?.[1];
+  return { step: 'connect', code };
+}
+
+/** The SocksProxyError in `error`'s causes, if a SOCKS5 handshake is what failed. */
+export function socksProxyErrorOf(error: unknown): SocksProxyError | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    if (current instanceof SocksProxyError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * An undici Agent whose connections go through a SOCKS5 proxy (fetch-socks). Targets are asked
+ * for by name (the proxy resolves them), IP literals as such; https targets get TLS through the
+ * tunnel. Failures become SocksProxyError.
+ */
+function socksAgent(url: URL, connect: buildConnector.BuildOptions): Dispatcher {
+  const username = safeDecode(url.username);
+  const password = safeDecode(url.password);
+  const offeredCredentials = Boolean(url.username || url.password);
+  const tooLong =
+    Buffer.byteLength(username) > SOCKS_MAX_CREDENTIAL_BYTES || Buffer.byteLength(password) > SOCKS_MAX_CREDENTIAL_BYTES;
+  const proxy: SocksProxy = {
+    type: 5,
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : SOCKS_DEFAULT_PORT,
+    ...(offeredCredentials ? { userId: username, password } : {}),
+  };
+  const connector = socksConnector(proxy, connect);
+  return new Agent({
+    connect: (options, callback) => {
+      // The socks package cannot frame longer credentials (RFC 1929): refuse before any byte is sent.
+      if (tooLong) return callback(new SocksProxyError({ step: 'credentials_too_long' }), null);
+      connector(options, (error, socket) => {
+        if (!error) return callback(null, socket!);
+        // TLS with the target, after the tunnel was made, fails with Node's own errors: passed on as they are.
+        const fromSocks = (error as { constructor?: { name?: string } }).constructor?.name === 'SocksClientError';
+        callback(fromSocks ? new SocksProxyError(socksFailureOf(error, offeredCredentials)) : error, null);
+      });
+    },
+  });
+}
+
+/**
+ * A dispatcher that sends requests through `proxyUrl`, or undefined for none. Every client of the
+ * video engine takes it (the chat model, speech, images, ElevenLabs, YouTube), so a run's calls
+ * all leave through the run's proxy.
  *
  * - http:// and https:// proxies: an undici ProxyAgent. Credentials in the URL
  *   (`http://user:pass@host:port`, percent-encoded) go to the proxy as Basic
  *   `proxy-authorization` and nowhere else. Every target, https or plain http, goes through an
  *   HTTP CONNECT tunnel.
- * - socks5:// (and any other scheme): undefined, because undici's ProxyAgent cannot speak SOCKS.
- *   Callers that must not bypass a configured proxy check `isProxySupported` first; the video
- *   engine skips SOCKS proxies for these clients.
+ * - socks5:// proxies: an undici Agent with fetch-socks' connector. Credentials in the URL
+ *   (percent-encoded) go to the proxy as SOCKS5 username/password (RFC 1929) and nowhere else;
+ *   without them only "no authentication" is offered. Handshake failures are SocksProxyError.
+ * - any other scheme: undefined (see `isProxySupported`).
+ *
+ * Whether the proxy's own address may be private is the caller's rule (the engine and the proxy
+ * test refuse it unless ALLOW_PRIVATE_URLS); targets behind the proxy are checked by lib/egress.
  *
  * Each call makes a new agent with its own connection pool: keep it for the life of the client and
  * `close()` it when done. Throws a TypeError for a URL that does not parse.
  */
-export function proxyDispatcher(proxyUrl: string | undefined): Dispatcher | undefined {
+export function proxyDispatcher(proxyUrl: string | undefined, options: ProxyDispatcherOptions = {}): Dispatcher | undefined {
   if (!proxyUrl || !proxyUrl.trim()) return undefined;
   const url = new URL(proxyUrl.trim());
   if (!isProxySupported(url.href)) return undefined;
-  const username = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  const connect: buildConnector.BuildOptions = {
+    timeout: options.connectTimeoutMs ?? DEFAULT_PROXY_CONNECT_TIMEOUT_MS,
+    ...(options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...[options.ca].flat()] }),
+  };
+  if (url.protocol === 'socks5:') return socksAgent(url, connect);
+
+  const username = safeDecode(url.username);
+  const password = safeDecode(url.password);
   const token = url.username ? `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` : undefined;
   // The agent keeps its URL (and error messages may quote it): give it one without credentials.
   url.username = '';
   url.password = '';
-  return new ProxyAgent({ uri: url.origin, ...(token ? { token } : {}) });
+  return new ProxyAgent({ uri: url.origin, ...(token ? { token } : {}), proxyTls: connect, requestTls: connect });
 }
 
-/** True for the proxies `proxyDispatcher` can use: http:// and https://. */
+/** True for the proxies `proxyDispatcher` can use: http://, https:// and socks5://. */
 export function isProxySupported(proxyUrl: string): boolean {
   try {
-    const { protocol } = new URL(proxyUrl);
-    return protocol === 'http:' || protocol === 'https:';
+    return PROXY_PROTOCOLS.has(new URL(proxyUrl).protocol);
   } catch {
     return false;
   }
 }
 
-/** Agents made for `fetchWithRetry({ proxyUrl })`, one per proxy URL, reused across calls. */
+/** Agents made for `proxyUrl` options (fetchWithRetry, the YouTube publisher), one per proxy URL, reused across calls. */
 const sharedDispatchers = new Map<string, Dispatcher>();
 
-function sharedDispatcher(proxyUrl: string | undefined): Dispatcher | undefined {
+/** The one dispatcher kept for `proxyUrl` (made on first use), or undefined for none. */
+export function sharedProxyDispatcher(proxyUrl: string | undefined): Dispatcher | undefined {
   if (!proxyUrl) return undefined;
   let dispatcher = sharedDispatchers.get(proxyUrl);
   if (!dispatcher) {
@@ -99,11 +266,21 @@ function sharedDispatcher(proxyUrl: string | undefined): Dispatcher | undefined 
   return dispatcher;
 }
 
-/** Closes the agents `fetchWithRetry` made for `proxyUrl` options (at shutdown, in tests). */
+/** Closes the agents made for `proxyUrl` options (at shutdown, in tests). */
 export async function closeSharedDispatchers(): Promise<void> {
   const dispatchers = [...sharedDispatchers.values()];
   sharedDispatchers.clear();
   await Promise.allSettled(dispatchers.map((dispatcher) => dispatcher.close()));
+}
+
+/**
+ * A fetch that sends every request through `dispatcher` with undici's own fetch, for clients that
+ * take a fetch rather than a dispatcher (the official `openai` client, gaxios). Answers undici's
+ * Response, which has what those clients read of one.
+ */
+export function fetchThrough(dispatcher: Dispatcher) {
+  return (input: string | URL | { url: string }, init?: RequestInit): Promise<Response> =>
+    fetch(typeof input === 'string' || input instanceof URL ? input : input.url, { ...init, dispatcher });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +293,7 @@ export interface FetchRetryOptions {
   timeoutMs: number;
   /** Retries after the first attempt (0: one attempt only). */
   maxRetries: number;
-  /** Used when `init.dispatcher` is absent: http(s) proxies only (see proxyDispatcher). */
+  /** Used when `init.dispatcher` is absent: an http://, https:// or socks5:// proxy (see proxyDispatcher). */
   proxyUrl?: string;
   /** The caller's cancellation: aborts at once, is never retried, and rejects with its reason. */
   signal?: AbortSignal;
@@ -175,7 +352,7 @@ async function discard(response: Response): Promise<void> {
 }
 
 /** An errno-like code of a network failure (ECONNREFUSED, UND_ERR_SOCKET, ...), never a free text. */
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
@@ -193,6 +370,11 @@ function proxyRefusal(error: unknown): number | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** SOCKS5 failures that the next attempt would meet again: only a lost or slow connection is worth retrying. */
+function isFinalSocksFailure(failure: SocksFailure): boolean {
+  return failure.step !== 'connect' && failure.step !== 'closed' && failure.step !== 'timeout';
 }
 
 /** True when a 429 says the account is out of credits, not just too fast: retrying cannot help. */
@@ -219,7 +401,7 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
   const baseMs = opts.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS;
   const maxRetryAfter = opts.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
   const maxRetries = Math.max(0, Math.floor(opts.maxRetries));
-  const dispatcher = init.dispatcher ?? sharedDispatcher(opts.proxyUrl);
+  const dispatcher = init.dispatcher ?? sharedProxyDispatcher(opts.proxyUrl);
   const callerSignals = [opts.signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
   const callerSignal = callerSignals.length > 1 ? AbortSignal.any(callerSignals) : callerSignals[0];
 
@@ -249,6 +431,11 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
         if (refused !== undefined) {
           // The proxy said no (bad credentials, forbidden target): the same answer next time.
           throw new ProviderError(`could not reach the server (the proxy answered ${refused})`, 'unreachable');
+        }
+        const socks = socksProxyErrorOf(error);
+        if (socks && isFinalSocksFailure(socks.failure)) {
+          // Likewise for a SOCKS5 proxy: refused credentials, a refused target, not a SOCKS5 server.
+          throw new ProviderError(`could not reach the server (${socks.message})`, 'unreachable');
         }
         const code = networkCode(error);
         failure = new ProviderError(`could not reach the server${code ? ` (${code})` : ''}`, 'unreachable');

@@ -1,20 +1,22 @@
+import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
+import { fetch, type Dispatcher } from 'undici';
 import { assertPublicUrl, isBlockedAddressError } from '../lib/egress';
-import tls from 'node:tls';
 import { translate, type MessageKey, type MessageParams } from '../messages';
+import { isProxySupported, networkCode, proxyDispatcher, socksProxyErrorOf } from './outbound';
 
 /**
- * Checks that an outbound proxy works, with nothing but node:net and node:tls: connect to the
- * proxy (TLS for https:// proxies), open a tunnel to the target (HTTP CONNECT for http/https
- * proxies, SOCKS5 for socks5), speak TLS through the tunnel when the target is https, send
- * `HEAD <path>` and read the status line. Any valid HTTP answer means the proxy works.
+ * Checks that an outbound proxy works with the video engine's own client: a dispatcher from
+ * `proxyDispatcher` (an undici ProxyAgent for http:// and https:// proxies, fetch-socks for
+ * socks5://), undici's fetch, and `HEAD <target>` through it. Any HTTP answer means the proxy
+ * works, so "connected" means the engine's calls can go through it too.
  *
  * Never throws for network failures: the answer says why it failed, as a message key (so callers
  * can translate it) and as an English `error`. Credentials are sent only to the proxy and never
  * appear in the answer.
  */
 
-/** Keys of the reasons a check fails (`proxies.failure.*` in messages.ts). */
+/** Keys of the reasons a check fails (`proxies.failure.*` in the message catalogue). */
 export type ProxyFailureKey = Extract<MessageKey, `proxies.failure.${string}`>;
 
 export interface ProxyFailure {
@@ -24,7 +26,7 @@ export interface ProxyFailure {
 
 export interface ProxyCheckResult {
   ok: boolean;
-  /** Milliseconds from the first connection to the target's status line; null on failure. */
+  /** Milliseconds from the start of the check to the target's answer; null on failure. */
   latencyMs: number | null;
   /** A short English reason when ok is false. */
   error?: string;
@@ -37,7 +39,7 @@ export interface ProxyCheckOptions {
   url: URL;
   /** What to reach through the proxy: an http:// or https:// URL. */
   target: string;
-  /** Overall limit; every socket is destroyed when it passes. Default 10 s. */
+  /** Overall limit; the check's connections are destroyed when it passes. Default 10 s. */
   timeoutMs?: number;
   /** Extra trusted certificates for the TLS connections (tests with self-signed certificates). */
   ca?: string | Buffer | Array<string | Buffer>;
@@ -46,9 +48,9 @@ export interface ProxyCheckOptions {
 }
 
 export const DEFAULT_PROXY_CHECK_TIMEOUT_MS = 10_000;
-const MAX_HEAD_BYTES = 16 * 1024;
 
-const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'socks5:': 1080 };
+/** Published by undici's ProxyAgent when a proxy accepted a CONNECT (the tunnel exists). */
+const PROXY_CONNECTED = 'undici:proxy:connected';
 
 /** A failure with a known reason; anything else is classified in `toFailure`. */
 class CheckFailure extends Error {
@@ -60,322 +62,187 @@ class CheckFailure extends Error {
   }
 }
 
-/** Reads a socket as a byte stream: exactly n bytes, or up to a delimiter. */
-class SocketReader {
-  private buffer = Buffer.alloc(0);
-  private failure: Error | null = null;
-  private ended = false;
-  private wake: (() => void) | null = null;
-
-  private readonly onData = (chunk: Buffer) => {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    this.notify();
-  };
-  private readonly onEnd = () => {
-    this.ended = true;
-    this.notify();
-  };
-  private readonly onError = (error: Error) => {
-    this.failure ??= error;
-    this.notify();
-  };
-
-  constructor(private readonly socket: net.Socket) {
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
-    socket.on('close', this.onEnd);
-    socket.on('error', this.onError);
-  }
-
-  /** Stops reading, so another layer (TLS) can take the socket over. */
-  detach(): void {
-    this.socket.off('data', this.onData);
-    this.socket.off('end', this.onEnd);
-    this.socket.off('close', this.onEnd);
-    this.socket.off('error', this.onError);
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
-  }
-
-  private async more(): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (this.ended) throw new CheckFailure('proxies.failure.closed');
-    await new Promise<void>((resolve) => {
-      this.wake = resolve;
-    });
-  }
-
-  async bytes(n: number): Promise<Buffer> {
-    while (this.buffer.length < n) await this.more();
-    const out = this.buffer.subarray(0, n);
-    this.buffer = this.buffer.subarray(n);
-    return out;
-  }
-
-  /** Everything up to and including the delimiter; `tooLong` when it does not come in time. */
-  async until(delimiter: string, tooLong: () => Error): Promise<string> {
-    for (;;) {
-      const at = this.buffer.indexOf(delimiter, 0, 'latin1');
-      if (at >= 0) {
-        const out = this.buffer.subarray(0, at + delimiter.length);
-        this.buffer = this.buffer.subarray(at + delimiter.length);
-        return out.toString('latin1');
-      }
-      if (this.buffer.length > MAX_HEAD_BYTES) throw tooLong();
-      await this.more();
-    }
-  }
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
 /** Host without IPv6 brackets. */
 function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-function portOf(url: URL): number {
-  return url.port ? Number(url.port) : (DEFAULT_PORTS[url.protocol] ?? 0);
-}
-
-/** host:port with IPv6 brackets, as CONNECT and error messages want it. */
-function authority(host: string, port: number): string {
+/** host:port of a URL, the port written out, with IPv6 brackets: what a tunnel is asked for. */
+function authorityOf(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const host = bareHost(url.hostname);
   return `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
-}
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EADDRNOTAVAIL',
-]);
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** Waits for a plain TCP connection. */
-function connectTcp(host: string, port: number, track: (s: net.Socket) => void): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    track(socket);
-    socket.once('connect', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** Waits for a TLS session, either to host:port or over an existing socket (a tunnel). */
-function connectTls(
-  options: { host: string; port?: number; socket?: net.Socket; ca?: ProxyCheckOptions['ca'] },
-  track: (s: net.Socket) => void,
-): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const servername = net.isIP(options.host) ? undefined : options.host;
-    const socket = tls.connect({
-      host: options.host,
-      port: options.port,
-      socket: options.socket,
-      servername,
-      ca: options.ca === undefined ? undefined : [...tls.rootCertificates, ...[options.ca].flat()],
-    });
-    track(socket);
-    socket.once('secureConnect', () => {
-      socket.off('error', onError);
-      resolve(socket);
-    });
-    const onError = (error: Error) => {
-      const code = errorCode(error);
-      if (code && NETWORK_CODES.has(code)) reject(error);
-      else reject(new CheckFailure('proxies.failure.tls', { error: code ?? error.message }));
-    };
-    socket.once('error', onError);
-  });
-}
-
-async function httpConnectTunnel(socket: net.Socket, proxy: URL, targetHost: string, targetPort: number): Promise<void> {
-  const reader = new SocketReader(socket);
-  const target = authority(targetHost, targetPort);
-  const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`];
-  if (proxy.username || proxy.password) {
-    const basic = Buffer.from(`${safeDecode(proxy.username)}:${safeDecode(proxy.password)}`, 'utf8').toString('base64');
-    lines.push(`Proxy-Authorization: Basic ${basic}`);
-  }
-  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  const notProxy = () => new CheckFailure('proxies.failure.notProxy', { protocol: 'HTTP' });
-  const head = await reader.until('\r\n\r\n', notProxy);
-  reader.detach();
-  const status = /^HTTP\/1\.[01] (\d{3})(?: |\r)/.exec(head);
-  if (!status) throw notProxy();
-  const code = Number(status[1]);
-  if (code < 200 || code > 299) throw new CheckFailure('proxies.failure.tunnelRefused', { status: code });
-}
-
-async function socks5Tunnel(socket: net.Socket, proxy: URL, targetHost: string, targetPort: number): Promise<void> {
-  const reader = new SocketReader(socket);
-  const notProxy = new CheckFailure('proxies.failure.notProxy', { protocol: 'SOCKS5' });
-  const hasCredentials = Boolean(proxy.username || proxy.password);
-  const username = Buffer.from(safeDecode(proxy.username), 'utf8');
-  const password = Buffer.from(safeDecode(proxy.password), 'utf8');
-  if (username.length > 255 || password.length > 255) throw new CheckFailure('proxies.failure.credentialsTooLong');
-
-  // Greeting (RFC 1928): no authentication, plus username/password (RFC 1929) when we have them.
-  socket.write(Buffer.from(hasCredentials ? [5, 2, 0x00, 0x02] : [5, 1, 0x00]));
-  const [version, method] = await reader.bytes(2);
-  if (version !== 5) throw notProxy;
-  if (method === 0xff)
-    throw new CheckFailure(hasCredentials ? 'proxies.failure.socksNoMethod' : 'proxies.failure.socksAuthRequired');
-  if (method === 0x02 && hasCredentials) {
-    socket.write(Buffer.concat([Buffer.from([1, username.length]), username, Buffer.from([password.length]), password]));
-    const [, status] = await reader.bytes(2);
-    if (status !== 0) throw new CheckFailure('proxies.failure.socksAuthFailed');
-  } else if (method !== 0x00) {
-    throw notProxy;
-  }
-
-  // CONNECT: IP literals as such, names as a domain (the proxy resolves them).
-  let address: Buffer;
-  if (net.isIPv4(targetHost)) {
-    address = Buffer.from([1, ...targetHost.split('.').map(Number)]);
-  } else if (net.isIPv6(targetHost)) {
-    address = Buffer.concat([Buffer.from([4]), ipv6Bytes(targetHost)]);
-  } else {
-    const name = Buffer.from(targetHost, 'utf8');
-    if (name.length > 255) throw notProxy;
-    address = Buffer.concat([Buffer.from([3, name.length]), name]);
-  }
-  const port = Buffer.alloc(2);
-  port.writeUInt16BE(targetPort);
-  socket.write(Buffer.concat([Buffer.from([5, 1, 0]), address, port]));
-
-  const [replyVersion, reply, , addressType] = await reader.bytes(4);
-  if (replyVersion !== 5) throw notProxy;
-  if (reply !== 0) {
-    throw new CheckFailure('proxies.failure.socksConnectFailed', {
-      target: authority(targetHost, targetPort),
-      reply: reply ?? -1,
-    });
-  }
-  if (addressType === 1) await reader.bytes(4 + 2);
-  else if (addressType === 4) await reader.bytes(16 + 2);
-  else if (addressType === 3) await reader.bytes((await reader.bytes(1))[0]! + 2);
-  else throw notProxy;
-  reader.detach();
-}
-
-function ipv6Bytes(address: string): Buffer {
-  const [head = '', tail] = address.split('::');
-  const parts = (s: string) => (s ? s.split(':') : []);
-  const expand = (groups: string[]): number[] =>
-    groups.flatMap((g) => {
-      if (g.includes('.')) return g.split('.').map(Number); // embedded IPv4
-      const n = parseInt(g, 16);
-      return [n >> 8, n & 0xff];
-    });
-  const left = expand(parts(head));
-  const right = tail === undefined ? [] : expand(parts(tail));
-  const zeros = new Array<number>(16 - left.length - right.length).fill(0);
-  return Buffer.from([...left, ...zeros, ...right]);
-}
-
-async function run(options: ProxyCheckOptions, track: (s: net.Socket) => void): Promise<void> {
-  const { url: proxy } = options;
-  const target = new URL(options.target);
-  const targetHost = bareHost(target.hostname);
-  const targetPort = portOf(target);
-  const proxyHost = bareHost(proxy.hostname);
-  const proxyPort = portOf(proxy);
-
-  if (!(proxy.protocol in DEFAULT_PORTS)) {
-    throw new CheckFailure('proxies.failure.unsupportedProtocol', { protocol: proxy.protocol.replace(/:$/, '') });
-  }
-  // The proxy is a user's address too: it may not lead into this server's own network.
-  if (!options.allowPrivate) await assertPublicUrl(proxy.href);
-
-  const first =
-    proxy.protocol === 'https:'
-      ? await connectTls({ host: proxyHost, port: proxyPort, ca: options.ca }, track)
-      : await connectTcp(proxyHost, proxyPort, track);
-  if (proxy.protocol === 'socks5:') await socks5Tunnel(first, proxy, targetHost, targetPort);
-  else await httpConnectTunnel(first, proxy, targetHost, targetPort);
-
-  const tunnel =
-    target.protocol === 'https:' ? await connectTls({ host: targetHost, socket: first, ca: options.ca }, track) : first;
-  const reader = new SocketReader(tunnel);
-  tunnel.write(
-    `HEAD ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUser-Agent: proxy-check\r\nConnection: close\r\n\r\n`,
-  );
-  const badAnswer = () => new CheckFailure('proxies.failure.badTargetAnswer');
-  let statusLine: string;
-  try {
-    statusLine = await reader.until('\r\n', badAnswer);
-  } catch (error) {
-    if (error instanceof CheckFailure && error.key === 'proxies.failure.closed') throw badAnswer();
-    throw error;
-  }
-  reader.detach();
-  if (!/^HTTP\/\d(?:\.\d)? \d{3}(?: |\r)/.test(statusLine)) throw badAnswer();
-}
-
-function toFailure(error: unknown, proxy: URL): ProxyFailure {
-  if (error instanceof CheckFailure) return { key: error.key, params: error.params };
-  if (isBlockedAddressError(error)) return { key: 'proxies.failure.addressNotAllowed', params: {} };
-  const code = errorCode(error);
-  if (code === 'ECONNREFUSED') return { key: 'proxies.failure.refused', params: {} };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return { key: 'proxies.failure.hostNotFound', params: { host: bareHost(proxy.hostname) } };
-  }
-  if (code === 'ECONNRESET' || code === 'EPIPE') return { key: 'proxies.failure.closed', params: {} };
-  return { key: 'proxies.failure.network', params: { code: code ?? (error instanceof Error ? error.message : String(error)) } };
 }
 
 function seconds(ms: number): number {
   return Math.round(ms / 100) / 10;
 }
 
+/** The first cause that is not fetch's own "fetch failed" wrapper. */
+function rootOf(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 4 && current instanceof TypeError && current.message === 'fetch failed'; depth += 1) {
+    current = current.cause;
+  }
+  return current;
+}
+
+/** What a TLS handshake failure is called (Node's or OpenSSL's code), or undefined for other errors. */
+function tlsFailure(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (code === 'UND_ERR_PRX_TLS') {
+        // undici's wrapper of a certificate that does not match the proxy's name: its cause says which.
+        current = (current as { cause?: unknown }).cause;
+        continue;
+      }
+      if (/^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_|HOSTNAME_MISMATCH|EPROTO$)/.test(code)) {
+        return code;
+      }
+    }
+    if (typeof (current as { library?: unknown }).library === 'string') return current instanceof Error ? current.message : 'TLS';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** undici's HTTPParserError: an answer that is not HTTP (its `code` is not always set). */
+function isParserError(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    if (current instanceof Error && current.name === 'HTTPParserError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** An HTTP proxy's refusal of the tunnel, from undici's ProxyAgent error text (fetch wraps it twice). */
+function tunnelRefusal(error: unknown): number | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const message = current instanceof Error ? current.message : '';
+    const match = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(message);
+    if (match) return Number(match[1] ?? match[2]);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A failure named by its errno-like code (or, lacking one, its text). */
+function byNetworkCode(code: string | undefined, proxy: URL, timeoutMs: number): ProxyFailure {
+  if (code === 'ECONNREFUSED') return { key: 'proxies.failure.refused', params: {} };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return { key: 'proxies.failure.hostNotFound', params: { host: bareHost(proxy.hostname) } };
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
+    return { key: 'proxies.failure.closed', params: {} };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return { key: 'proxies.failure.timeout', params: { seconds: seconds(timeoutMs) } };
+  }
+  return { key: 'proxies.failure.network', params: { code: code ?? 'unknown' } };
+}
+
+/**
+ * The reason of a failed check. `tunnelled`: the proxy had opened the tunnel, so a broken or
+ * garbled answer came from the target, not from the proxy.
+ */
+function toFailure(error: unknown, proxy: URL, target: URL, tunnelled: boolean, timeoutMs: number): ProxyFailure {
+  if (error instanceof CheckFailure) return { key: error.key, params: error.params };
+  if (isBlockedAddressError(error)) return { key: 'proxies.failure.addressNotAllowed', params: {} };
+
+  const socks = socksProxyErrorOf(error);
+  if (socks) {
+    const { failure } = socks;
+    switch (failure.step) {
+      case 'auth_required':
+        return { key: 'proxies.failure.socksAuthRequired', params: {} };
+      case 'no_method':
+        return { key: 'proxies.failure.socksNoMethod', params: {} };
+      case 'auth_failed':
+        return { key: 'proxies.failure.socksAuthFailed', params: {} };
+      case 'credentials_too_long':
+        return { key: 'proxies.failure.credentialsTooLong', params: {} };
+      case 'not_socks':
+        return { key: 'proxies.failure.notProxy', params: { protocol: 'SOCKS5' } };
+      case 'rejected':
+        return { key: 'proxies.failure.socksConnectFailed', params: { target: authorityOf(target), reply: failure.reply } };
+      case 'closed':
+        return { key: 'proxies.failure.closed', params: {} };
+      case 'timeout':
+        return { key: 'proxies.failure.timeout', params: { seconds: seconds(timeoutMs) } };
+      default:
+        return byNetworkCode(failure.code, proxy, timeoutMs);
+    }
+  }
+
+  const refused = tunnelRefusal(error);
+  if (refused !== undefined) return { key: 'proxies.failure.tunnelRefused', params: { status: refused } };
+  const root = rootOf(error);
+  const tls = tlsFailure(root);
+  if (tls !== undefined) return { key: 'proxies.failure.tls', params: { error: tls } };
+  const code = networkCode(root);
+  // A garbled or cut answer: the target's once the tunnel exists, else the proxy's own.
+  const garbled = code?.startsWith('HPE_') === true || isParserError(root);
+  const cut = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+  if (tunnelled && (garbled || cut)) return { key: 'proxies.failure.badTargetAnswer', params: {} };
+  if (garbled) return { key: 'proxies.failure.notProxy', params: { protocol: 'HTTP' } };
+  return byNetworkCode(code ?? (root instanceof Error ? root.message : String(root)), proxy, timeoutMs);
+}
+
 export async function checkProxy(options: ProxyCheckOptions): Promise<ProxyCheckResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_CHECK_TIMEOUT_MS;
-  const sockets: net.Socket[] = [];
-  const track = (socket: net.Socket) => {
-    sockets.push(socket);
-    // Errors are read by whichever step uses the socket; this keeps a late one from crashing.
-    socket.on('error', () => undefined);
-  };
+  const { url: proxy } = options;
+  const target = new URL(options.target);
   const started = performance.now();
+  const abort = new AbortController();
+  let dispatcher: Dispatcher | undefined;
+  // SOCKS5 failures before the tunnel exists are all SocksProxyErrors: anything after it is the target's.
+  let tunnelled = proxy.protocol === 'socks5:';
+  const onTunnel = (message: unknown) => {
+    const params = (message as { connectParams?: { origin?: unknown; path?: unknown } }).connectParams;
+    if (params?.origin === proxy.origin && params.path === authorityOf(target)) tunnelled = true;
+  };
+
   let timer: NodeJS.Timeout | undefined;
-  const work = run(options, track);
-  // After a timeout the work fails on its destroyed sockets; nobody waits for it any more.
-  work.catch(() => undefined);
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckFailure('proxies.failure.timeout', { seconds: seconds(timeoutMs) })), timeoutMs);
+    timer = setTimeout(() => {
+      const failure = new CheckFailure('proxies.failure.timeout', { seconds: seconds(timeoutMs) });
+      abort.abort(failure);
+      reject(failure);
+    }, timeoutMs);
   });
+
+  async function run(): Promise<void> {
+    if (!isProxySupported(proxy.href)) {
+      throw new CheckFailure('proxies.failure.unsupportedProtocol', { protocol: proxy.protocol.replace(/:$/, '') });
+    }
+    // The proxy is a user's address too: it may not lead into this server's own network.
+    if (!options.allowPrivate) await assertPublicUrl(proxy.href);
+    abort.signal.throwIfAborted();
+    dispatcher = proxyDispatcher(proxy.href, { connectTimeoutMs: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) });
+    const response = await fetch(target, {
+      method: 'HEAD',
+      headers: { 'user-agent': 'proxy-check' },
+      redirect: 'manual',
+      dispatcher,
+      signal: abort.signal,
+    });
+    await response.body?.cancel().catch(() => undefined);
+  }
+
+  diagnostics.subscribe(PROXY_CONNECTED, onTunnel);
+  const work = run();
+  // After a timeout the work fails on its aborted request; nobody waits for it any more.
+  work.catch(() => undefined);
   try {
     await Promise.race([work, timeout]);
     return { ok: true, latencyMs: Math.max(0, Math.round(performance.now() - started)) };
   } catch (error) {
-    const failure = toFailure(error, options.url);
+    const failure = toFailure(error, proxy, target, tunnelled, timeoutMs);
     return { ok: false, latencyMs: null, error: translate('en', failure.key, failure.params), failure };
   } finally {
     clearTimeout(timer);
-    for (const socket of sockets) socket.destroy();
+    diagnostics.unsubscribe(PROXY_CONNECTED, onTunnel);
+    // Nothing of the check stays open: its connections (to the proxy, through the tunnel) go now.
+    await (dispatcher as Dispatcher | undefined)?.destroy().catch(() => undefined);
   }
 }

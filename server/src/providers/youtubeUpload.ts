@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OAuth2Client, type gaxios } from 'google-auth-library';
 import { youtube, type youtube_v3 } from '@googleapis/youtube';
+import type { Dispatcher, RequestInit } from 'undici';
+import { fetchThrough, networkCode, sharedProxyDispatcher, socksProxyErrorOf } from './outbound';
 import { classifyGoogleError, type GoogleEndpoints, type OAuthClientCredentials } from './youtube';
 
 /**
@@ -182,6 +184,50 @@ function cleanMetadata(metadata: VideoMetadata): youtube_v3.Schema$Video {
   };
 }
 
+/**
+ * A fetch for gaxios (google-auth-library, googleapis) that sends each request through
+ * `dispatcher` with undici's fetch. gaxios hands over its prepared request: a body may be a Node
+ * stream of strings (googleapis' multipart uploads), which undici wants as bytes. A network
+ * failure is rethrown with its errno-like code (ECONNREFUSED, ESOCKS, UND_ERR_ABORTED for a proxy's
+ * refusal...) and its short English text, as gaxios' own fetch would, so `classifyGoogleError` sees
+ * a network error.
+ */
+function gaxiosFetch(dispatcher: Dispatcher): typeof globalThis.fetch {
+  const send = fetchThrough(dispatcher);
+  const gaxiosFetchImplementation = async (input: string | URL | { url: string }, init: RequestInit = {}) => {
+    const body = init.body as unknown;
+    const bytes =
+      body && typeof body === 'object' && Symbol.asyncIterator in body && !(body instanceof ReadableStream)
+        ? asBytes(body as AsyncIterable<unknown>)
+        : init.body;
+    try {
+      return await send(input, { ...init, body: bytes as RequestInit['body'] });
+    } catch (error) {
+      if (!(error instanceof TypeError && error.message === 'fetch failed')) throw error;
+      const cause = socksProxyErrorOf(error) ?? codedCause(error);
+      // Without a code of its own the failure is still a network one (gaxios classifies by code).
+      const code = networkCode(cause) ?? 'EFETCH';
+      const why = cause instanceof Error && cause.message ? cause.message : code;
+      const url = typeof input === 'string' || input instanceof URL ? String(input) : input.url;
+      throw Object.assign(new Error(`request to ${new URL(url).host} failed: ${why}`), { code });
+    }
+  };
+  return gaxiosFetchImplementation as unknown as typeof globalThis.fetch;
+}
+
+/** The first cause with an errno-like code (fetch wraps a proxy's refusal twice), else the first cause. */
+function codedCause(error: Error): unknown {
+  for (let current: unknown = error.cause, depth = 0; current && depth < 4; depth += 1) {
+    if (typeof (current as { code?: unknown }).code === 'string') return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return error.cause;
+}
+
+async function* asBytes(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+}
+
 /** The session answered 404/410: it expired, a new one must be started. */
 class SessionGone extends Error {
   constructor(readonly status: number) {
@@ -208,16 +254,18 @@ export function createYoutubePublisher(
   const callOptions = { retry: false, timeout: timeoutMs };
 
   /**
-   * The OAuth client every call goes through (token refresh included); with `proxyUrl` (an admin's
-   * http(s) proxy) gaxios tunnels each request through it.
+   * The OAuth client every call goes through (token refresh included, and googleapis' calls, which
+   * it sends); with `proxyUrl` (an admin's http://, https:// or socks5:// proxy) each request goes
+   * through the same dispatcher as the engine's other clients (proxyDispatcher).
    */
   function oauthClient(credentials: PublisherCredentials, proxyUrl?: string): OAuth2Client {
+    const dispatcher = sharedProxyDispatcher(proxyUrl);
     const auth = new OAuth2Client({
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
       redirectUri: credentials.redirectUri,
       endpoints: { oauth2TokenUrl: endpoints.tokenUrl, oauth2AuthBaseUrl: endpoints.authUrl },
-      ...(proxyUrl ? { transporterOptions: { proxy: proxyUrl } } : {}),
+      ...(dispatcher ? { transporterOptions: { fetchImplementation: gaxiosFetch(dispatcher) } } : {}),
     });
     auth.setCredentials({ refresh_token: credentials.refreshToken });
     return auth;
@@ -343,7 +391,7 @@ export function createYoutubePublisher(
     session?: UploadSession | null;
     onSession(session: UploadSession): Promise<void>;
     signal?: AbortSignal;
-    /** An http(s) proxy every request goes through. */
+    /** A proxy every request goes through: http://, https:// or socks5:// (see proxyDispatcher). */
     proxyUrl?: string;
   }): Promise<{ videoId: string }> {
     const { signal } = input;
@@ -456,16 +504,26 @@ export function createYoutubePublisher(
    * fields the video has (made for kids, synthetic media, licence…) are read first and sent back;
    * publishAt is dropped (it is only allowed on private videos). A video already public is left alone.
    */
-  async function setPublic(input: { credentials: PublisherCredentials; videoId: string }): Promise<void> {
-    await updateStatus(input.credentials, input.videoId, { privacyStatus: 'public' });
+  async function setPublic(input: { credentials: PublisherCredentials; videoId: string; proxyUrl?: string }): Promise<void> {
+    await updateStatus(input.credentials, input.videoId, { privacyStatus: 'public' }, input.proxyUrl);
   }
 
   /**
    * Keeps a private video private until `publishAt`, when YouTube publishes it (the approval of a
    * reviewed video for its publication time). The video's other status fields are kept.
    */
-  async function schedule(input: { credentials: PublisherCredentials; videoId: string; publishAt: Date }): Promise<void> {
-    await updateStatus(input.credentials, input.videoId, { privacyStatus: 'private', publishAt: input.publishAt.toISOString() });
+  async function schedule(input: {
+    credentials: PublisherCredentials;
+    videoId: string;
+    publishAt: Date;
+    proxyUrl?: string;
+  }): Promise<void> {
+    await updateStatus(
+      input.credentials,
+      input.videoId,
+      { privacyStatus: 'private', publishAt: input.publishAt.toISOString() },
+      input.proxyUrl,
+    );
   }
 
   /** videos.update(part=status) with `change`, after reading the fields YouTube wants sent back. A public video stays public. */
@@ -473,8 +531,9 @@ export function createYoutubePublisher(
     credentials: PublisherCredentials,
     videoId: string,
     change: { privacyStatus: 'public' } | { privacyStatus: 'private'; publishAt: string },
+    proxyUrl?: string,
   ): Promise<void> {
-    const yt = api(credentials);
+    const yt = api(credentials, proxyUrl);
     const listed = await withRetry(() => yt.videos.list({ id: [videoId], part: ['status'] }, callOptions));
     const status = listed.data.items?.find((v) => v.id === videoId)?.status;
     if (!status) throw new PublishError('not_found', `YouTube has no video ${videoId}`, 404, 'videoNotFound');
@@ -494,8 +553,12 @@ export function createYoutubePublisher(
   }
 
   /** videos.delete; a video YouTube does not have answers 'not_found'. */
-  async function deleteVideo(input: { credentials: PublisherCredentials; videoId: string }): Promise<'deleted' | 'not_found'> {
-    const yt = api(input.credentials);
+  async function deleteVideo(input: {
+    credentials: PublisherCredentials;
+    videoId: string;
+    proxyUrl?: string;
+  }): Promise<'deleted' | 'not_found'> {
+    const yt = api(input.credentials, input.proxyUrl);
     try {
       await withRetry(() => yt.videos.delete({ id: input.videoId }, callOptions));
       return 'deleted';
@@ -506,11 +569,15 @@ export function createYoutubePublisher(
   }
 
   /** videos.list(part=statistics,status), 50 ids per call; videos YouTube no longer has are absent. */
-  async function videoStats(input: { credentials: PublisherCredentials; videoIds: string[] }): Promise<Map<string, VideoStats>> {
+  async function videoStats(input: {
+    credentials: PublisherCredentials;
+    videoIds: string[];
+    proxyUrl?: string;
+  }): Promise<Map<string, VideoStats>> {
     const ids = [...new Set(input.videoIds.filter(Boolean))];
     const found = new Map<string, VideoStats>();
     if (ids.length === 0) return found;
-    const yt = api(input.credentials);
+    const yt = api(input.credentials, input.proxyUrl);
     for (let i = 0; i < ids.length; i += VIDEOS_PER_LIST) {
       const batch = ids.slice(i, i + VIDEOS_PER_LIST);
       const response = await withRetry(() =>
@@ -534,11 +601,12 @@ export function createYoutubePublisher(
   async function channelStats(input: {
     credentials: PublisherCredentials;
     channelIds: string[];
+    proxyUrl?: string;
   }): Promise<Map<string, ChannelStats>> {
     const ids = [...new Set(input.channelIds.filter(Boolean))];
     const found = new Map<string, ChannelStats>();
     if (ids.length === 0) return found;
-    const yt = api(input.credentials);
+    const yt = api(input.credentials, input.proxyUrl);
     for (let i = 0; i < ids.length; i += VIDEOS_PER_LIST) {
       const batch = ids.slice(i, i + VIDEOS_PER_LIST);
       const response = await withRetry(() =>

@@ -10,6 +10,7 @@ import {
   type ProxyCheckOptions,
   type ProxyCheckResult,
 } from '../providers/proxyCheck';
+import { isProxySupported } from '../providers/outbound';
 import type { Page } from './paging';
 
 /**
@@ -291,9 +292,9 @@ export function createProxyService({
   }
 
   /**
-   * The URLs (with their passwords) of the enabled http(s) proxies, oldest first, for the engine's
-   * outbound calls. socks5 proxies are left out: the engine's HTTP client cannot tunnel through
-   * them. A proxy whose password cannot be decrypted is skipped.
+   * The URLs (with their passwords) of the enabled proxies, http(s) and socks5 alike, oldest first,
+   * for the engine's outbound calls (providers/outbound.ts proxyDispatcher tunnels through each
+   * kind). A proxy whose password cannot be decrypted is skipped.
    */
   async function outboundUrls(): Promise<string[]> {
     const rows = await db
@@ -303,7 +304,7 @@ export function createProxyService({
       .orderBy(asc(proxies.createdAt), asc(proxies.id));
     const urls: string[] = [];
     for (const proxy of rows) {
-      if (!/^https?:/i.test(proxy.url)) continue;
+      if (!isProxySupported(proxy.url)) continue;
       const password = openPassword(proxy.passwordEnc);
       if (password === undefined) continue;
       urls.push(withPassword(proxy.url, password).toString());
