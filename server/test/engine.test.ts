@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes
 import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
 import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
+import { TITLE_ATTEMPTS } from '../src/pipeline/steps/texts';
 import { PROCESS_STEPS } from '../src/services/processes';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
@@ -54,6 +55,8 @@ const script = {
   titles: 0,
   /** Always answer this title (a repeat) instead of a new one. */
   fixedTitle: undefined as string | undefined,
+  /** The title for a title request, from the request alone (a deterministic model). */
+  deterministicTitle: undefined as ((request: string) => string) | undefined,
   /** Answer an empty chapter for this chapter number (a failing step 3). */
   emptyChapter: undefined as number | undefined,
   /** Makes the request after the final chapter fail with this status (the first media call). */
@@ -69,6 +72,7 @@ function responder(request: FakeChatRequest): string {
   const text = lastUser(request);
   if (/^Crie um título/.test(text)) {
     if (script.fixedTitle) return script.fixedTitle;
+    if (script.deterministicTitle) return script.deterministicTitle(text);
     script.titles += 1;
     return `"O Segredo da Carta ${script.titles}"`;
   }
@@ -187,6 +191,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   script.fixedTitle = undefined;
+  script.deterministicTitle = undefined;
   script.emptyChapter = undefined;
   script.failAfterFinal = undefined;
   fake.reset();
@@ -563,9 +568,31 @@ describe('each failing step ends the run in error with what to do', () => {
       'The chat model kept proposing a story this process has already made ("A Herança Escondida"); try again later or change the prompt',
     );
     const titleRequests = fake.requests.filter((r) => /^Crie um título/.test(lastUser(r.body as FakeChatRequest)));
-    expect(titleRequests).toHaveLength(3);
+    expect(titleRequests).toHaveLength(TITLE_ATTEMPTS);
     // The history is given to the model.
     expect(lastUser(titleRequests[0]!.body as FakeChatRequest)).toContain('"A Herança Escondida"');
+  });
+
+  test('step 2: a model that answers the same request the same way still finds a new title', async () => {
+    const processId = await createProcess();
+    const first = await execute(processId);
+    script.fixedTitle = 'A Herança Escondida';
+    script.emptyChapter = 1;
+    await run(first);
+    script.emptyChapter = undefined;
+    fake.reset();
+    // Deterministic: the same request, the same answer. Asked plainly it offers the old title with
+    // a number and the words moved (a repeat); asked for another idea, a new one.
+    script.fixedTitle = undefined;
+    script.deterministicTitle = (request) => (/idea number 2/.test(request) ? 'O Farol do Norte' : 'Escondida, a Herança 2');
+    const second = await execute(processId);
+    await run(second);
+    expect(await execution(second)).toMatchObject({ status: 'completed', story_title: 'O Farol do Norte' });
+    const titleRequests = fake.requests
+      .map((r) => lastUser(r.body as FakeChatRequest))
+      .filter((text) => /^Crie um título/.test(text));
+    expect(titleRequests).toHaveLength(2);
+    expect(titleRequests[1]).toContain('"Escondida, a Herança 2" is too close to a title already used');
   });
 
   test('step 3: an empty chapter fails; a retry continues with that chapter only', async () => {

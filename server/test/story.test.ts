@@ -1,5 +1,5 @@
 import { storyTags } from '../src/pipeline/steps/publishing';
-import { cleanProse, cleanTitle, fill, sentences, splitScenes } from '../src/pipeline/story';
+import { cleanProse, cleanTitle, fill, sentences, splitScenes, titleKey, titleRequest } from '../src/pipeline/story';
 import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';
 
 describe('story text helpers', () => {
@@ -56,5 +56,60 @@ describe('the video’s tags', () => {
       'carta',
     ]);
     expect(storyTags('Carta', undefined, 'en')).toEqual(['Carta', 'English']);
+  });
+});
+
+describe('titles that never repeat', () => {
+  test.each([
+    ['A Herança Escondida', 'a heranca escondida'],
+    ['A Herança Escondida', 'Escondida, a Herança'],
+    ['O Segredo da Carta 2', 'O Segredo da Carta 3'],
+    ['O Segredo da Carta', 'O Segredo da Carta II'],
+    ['Os Dois Irmãos', 'Os Três Irmãos'],
+    ['The Lighthouse Keeper', 'the lighthouse KEEPER!'],
+    ['The Last Letter', 'Letter, The Last'],
+    ['Chapter 7: The Storm', 'Chapter Eight: The Storm'],
+    ['The Second Door', 'The Third Door'],
+  ])('"%s" and "%s" are the same title', (a, b) => {
+    expect(titleKey(a)).toBe(titleKey(b));
+  });
+
+  test.each([
+    ['A Herança Escondida', 'A Herança Perdida'],
+    ['O Segredo da Carta', 'O Segredo do Farol'],
+    ['The Lighthouse Keeper', 'The Lighthouse Keeper’s Daughter'],
+    ['Vivid Dreams', 'Vivid Streams'],
+  ])('"%s" and "%s" are different titles', (a, b) => {
+    expect(titleKey(a)).not.toBe(titleKey(b));
+  });
+
+  test('the history reaches the model even when the prompt has no {previous_titles}', () => {
+    const avoid = ['A Herança Escondida', 'O Farol'];
+    const withPlaceholder = titleRequest('Crie um título. Não repita: {previous_titles}.', { language: 'pt', avoid, attempt: 0 });
+    expect(withPlaceholder).toBe('Crie um título. Não repita: "A Herança Escondida", "O Farol".');
+    const without = titleRequest('Crie um título curto em {language}.', { language: 'português', avoid, attempt: 0 });
+    expect(without).toContain('Crie um título curto em português.');
+    expect(without).toContain('"A Herança Escondida", "O Farol"');
+    // Nothing to avoid: nothing added.
+    expect(titleRequest('Crie um título curto.', { language: 'pt', avoid: [], attempt: 0 })).toBe('Crie um título curto.');
+  });
+
+  test('a retry changes the request, so a model that answers a request the same way can answer anew', () => {
+    const values = { language: 'pt', avoid: ['A Herança Escondida'] };
+    const first = titleRequest('Crie um título. Não repita: {previous_titles}.', { ...values, attempt: 0 });
+    const second = titleRequest('Crie um título. Não repita: {previous_titles}.', {
+      ...values,
+      avoid: [...values.avoid, 'A Herança Escondida 2'],
+      attempt: 1,
+      taken: 'A Herança Escondida 2',
+    });
+    const third = titleRequest('Crie um título. Não repita: {previous_titles}.', {
+      ...values,
+      avoid: [...values.avoid, 'A Herança Escondida 2'],
+      attempt: 2,
+      taken: 'A Herança Escondida 2',
+    });
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(second).toContain('"A Herança Escondida 2" is too close to a title already used');
   });
 });

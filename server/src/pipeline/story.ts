@@ -41,6 +41,59 @@ export const FALLBACK_TEXTS = {
     'Summarise, in {language} and in at most 150 words, everything that has happened in the story so far: names, facts, places and open threads, so the next chapter stays consistent. Answer with the summary only.',
 } as const;
 
+/** Number words from one to twenty, in English and Portuguese: a changed one still makes a repeat. */
+const NUMBER_WORDS = new Set(
+  (
+    'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen ' +
+    'eighteen nineteen twenty first second third fourth fifth sixth seventh eighth ninth tenth ' +
+    'um uma dois duas tres quatro cinco seis sete oito nove dez onze doze treze catorze quatorze quinze dezesseis ' +
+    'dezessete dezoito dezenove vinte primeiro primeira segundo segunda terceiro terceira quarto quarta quinto quinta'
+  ).split(' '),
+);
+const ROMAN = /^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/;
+
+/**
+ * What two titles share when one is a repeat of the other: accents, case and punctuation dropped,
+ * numbers (digits, roman numerals, number words up to twenty) left out, the words in alphabetical
+ * order. "A Casa 2", "a casa" and "Casa, a (II)" give the same key.
+ */
+export function titleKey(title: string): string {
+  return title
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word && !/^\p{N}+(st|nd|rd|th|º|ª|o|a)?$/u.test(word) && !ROMAN.test(word) && !NUMBER_WORDS.has(word))
+    .sort()
+    .join(' ');
+}
+
+/**
+ * The title request: the prompt's title text, filled; when it has no `{previous_titles}`, the
+ * titles to avoid follow as an instruction of their own, so the history always reaches the model.
+ * A retry (attempt > 0) says the last answer was taken and asks for another idea by number, so the
+ * request itself changes: a model that answers the same request the same way answers differently.
+ */
+export function titleRequest(
+  template: string,
+  values: { language: string; avoid: string[]; attempt: number; taken?: string },
+): string {
+  const list = values.avoid.length > 0 ? values.avoid.map((title) => `"${title}"`).join(', ') : '—';
+  const base = fill(template.trim() || FALLBACK_TEXTS.title, { language: values.language, previous_titles: list });
+  const parts = [base];
+  if (!/\{previous_titles\}/.test(template) && template.trim() && values.avoid.length > 0) {
+    parts.push(
+      `Do not repeat or rephrase any of these titles (the same words in another order or with another number count as a repeat): ${list}.`,
+    );
+  }
+  if (values.attempt > 0 && values.taken) {
+    parts.push(
+      `"${values.taken}" is too close to a title already used. Give idea number ${values.attempt + 1}: a title about a different image, with different main words.`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
 /** YouTube's title limit. */
 export const TITLE_MAX = 100;
 

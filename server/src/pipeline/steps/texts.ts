@@ -1,11 +1,21 @@
-import { FALLBACK_TEXTS, STORY_LIMITS, cleanProse, cleanTitle, fill, languageName, limitText } from '../story';
+import {
+  FALLBACK_TEXTS,
+  STORY_LIMITS,
+  cleanProse,
+  cleanTitle,
+  fill,
+  languageName,
+  limitText,
+  titleKey,
+  titleRequest,
+} from '../story';
 import { StepFailure, type StepContext } from '../context';
 import { normalizeTitle } from '../../services/executionRuns';
 import { ask } from './chat';
 import { TEXT_FILES, writeOutput } from './outputs';
 
 /** Attempts at a title this process has not made yet before the run gives up. */
-export const TITLE_ATTEMPTS = 3;
+export const TITLE_ATTEMPTS = 4;
 
 /** The prompt's texts in the run's language (the starting step checked they exist). */
 export async function textsOf(ctx: StepContext) {
@@ -28,9 +38,12 @@ export function systemOf(texts: { narrativePrompt: string; content: string }, la
 }
 
 /**
- * Step 2: the title and premise. The title must be one this process has never made in this
- * language: the history is given to the model and checked (normalized) after; a repeat is asked
- * again up to TITLE_ATTEMPTS times. The accepted title is recorded at once.
+ * Step 2: the title and premise. The title must not repeat one this process made in this language:
+ * the history goes to the model (in the prompt's `{previous_titles}`, or as an instruction of its
+ * own when the prompt has none), and an answer whose titleKey matches an earlier title (the same
+ * words in another order, another number, accents or case) or one refused in this run is asked
+ * again with a changed request, up to TITLE_ATTEMPTS times. The accepted title is recorded at once
+ * (the database's unique index settles two runs racing for one).
  */
 export async function generatingTexts(ctx: StepContext): Promise<void> {
   const texts = await textsOf(ctx);
@@ -40,19 +53,26 @@ export async function generatingTexts(ctx: StepContext): Promise<void> {
 
   if (!title) {
     const previous = await ctx.services.runs.previousTitles(ctx.process.id, ctx.language);
+    const used = new Set(previous.map(titleKey));
     const refused: string[] = [];
     for (let attempt = 0; attempt < TITLE_ATTEMPTS && !title; attempt += 1) {
-      const history = [...previous, ...refused];
-      const instruction = fill(texts.title.trim() || FALLBACK_TEXTS.title, {
+      const instruction = titleRequest(texts.title, {
         language,
-        previous_titles: history.length > 0 ? history.map((t) => `"${t}"`).join(', ') : '—',
+        avoid: [...previous, ...refused],
+        attempt,
+        ...(refused.length > 0 ? { taken: refused[refused.length - 1]! } : {}),
       });
       const candidate = cleanTitle(
         await ask(ctx, 'chat.title', system, instruction, 'pipeline.textsFailed', {}, STORY_LIMITS.title.tokens),
       );
       if (!candidate || !normalizeTitle(candidate)) continue;
-      if (await ctx.services.runs.reserveTitle(ctx.process.id, ctx.language, candidate)) title = candidate;
-      else refused.push(candidate);
+      const key = titleKey(candidate);
+      if (!used.has(key) && (await ctx.services.runs.reserveTitle(ctx.process.id, ctx.language, candidate))) {
+        title = candidate;
+      } else {
+        refused.push(candidate);
+        used.add(key);
+      }
     }
     if (!title) {
       const last = refused[refused.length - 1] ?? '';
