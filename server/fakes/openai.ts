@@ -44,6 +44,8 @@ export interface FakeOpenAIOptions {
   host?: string;
   /** The keys accepted; absent means any non-empty key. */
   apiKeys?: string[];
+  /** Answers requests without a key too, as local servers do (Kokoro-FastAPI, LocalAI). Default false. */
+  keyless?: boolean;
   /** Refuses keys this says are wrong, on top of `apiKeys` (for clicking through both outcomes). */
   rejectKey?: (key: string) => boolean;
   /** Model ids answered by /v1/models and accepted by chat completions. */
@@ -676,7 +678,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return send(res, 404, { error: { code: 'BlobNotFound', message: 'The specified blob does not exist.' } });
     }
 
-    if (!apiKey) {
+    if (!apiKey && !options.keyless) {
       return send(
         res,
         401,
@@ -685,7 +687,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         ),
       );
     }
-    if ((acceptedKeys && !acceptedKeys.has(apiKey)) || options.rejectKey?.(apiKey)) {
+    if (apiKey && ((acceptedKeys && !acceptedKeys.has(apiKey)) || options.rejectKey?.(apiKey))) {
       return send(
         res,
         401,

@@ -71,6 +71,10 @@ describe('the chat-model configuration of one user', () => {
       has_api_key: true,
       secret_unreadable: false,
       api_key_masked: '••••••••WXYZ',
+      speech_base_url: null,
+      speech_model: null,
+      image_base_url: null,
+      image_model: null,
       base_url: null,
       model: 'gpt-4o-mini',
       is_connected: false,
@@ -87,6 +91,34 @@ describe('the chat-model configuration of one user', () => {
     expect(got.statusCode).toBe(200);
     expect(got.body).not.toContain(GOOD_KEY);
     expect(got.json()).toMatchObject({ has_api_key: true, api_key_masked: '••••••••WXYZ' });
+  });
+
+  test('speech and image servers: saved, cleared back to the chat API, refused when not http(s), untested by the chat test', async () => {
+    const before = (await config('GET')).json();
+    const saved = await config('PUT', {
+      speech_base_url: ' http://kokoro.local:8880/v1/ ',
+      speech_model: 'kokoro',
+      image_base_url: 'https://images.example.com/v1',
+      image_model: '  ',
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      speech_base_url: 'http://kokoro.local:8880/v1',
+      speech_model: 'kokoro',
+      image_base_url: 'https://images.example.com/v1',
+      image_model: null,
+      // The chat model's own test is not about these servers: its outcome stays.
+      is_connected: before.is_connected,
+      last_tested: before.last_tested,
+    });
+    for (const bad of ['ftp://x.example.com', 'kokoro.local', 'http://']) {
+      const refused = await config('PUT', { speech_base_url: bad }, token, { 'accept-language': 'pt' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().detail).toMatch(/^A URL base deve ser/);
+    }
+    expect((await config('PUT', { image_model: 'x'.repeat(101) })).statusCode).toBe(422);
+    const cleared = await config('PUT', { speech_base_url: null, speech_model: null, image_base_url: '' });
+    expect(cleared.json()).toMatchObject({ speech_base_url: null, speech_model: null, image_base_url: null, image_model: null });
   });
 
   test('a second create is a conflict that points to update', async () => {

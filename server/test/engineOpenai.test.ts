@@ -222,3 +222,22 @@ test('step 5: an exhausted OpenAI quota ends the run saying so', async () => {
   // Not retried: a quota does not come back in seconds.
   expect(fake.requests.filter((r) => r.path === '/v1/images/generations')).toHaveLength(1);
 });
+
+test('a speech server on another host than the chat API gets no key: one that needs it refuses the run', async () => {
+  const own = await startFakeOpenAI({ respond: createStoryResponder() });
+  try {
+    fake.reset();
+    const saved = await call(ctx.app, 'PUT', '/api/v1/chatgpt/config', { token, body: { speech_base_url: own.url } });
+    expect(saved.json()).toMatchObject({ speech_base_url: own.url, speech_model: null, image_base_url: null });
+    const id = await startRun();
+    await engine.run(id);
+    const failed = await get(id);
+    expect(failed).toMatchObject({ status: 'error', current_step: 3 });
+    expect(failed.error).toBe('The OpenAI API refused the key; check it in Settings');
+    expect(own.requests.map((r) => [r.path, r.apiKey])).toEqual([['/v1/audio/speech', null]]);
+    expect(fake.requests.some((r) => r.path === '/v1/audio/speech')).toBe(false);
+  } finally {
+    await call(ctx.app, 'PUT', '/api/v1/chatgpt/config', { token, body: { speech_base_url: null } });
+    await own.close();
+  }
+});

@@ -2923,11 +2923,15 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             has_api_key: boolean;
+                            image_base_url: string | null;
+                            image_model: string | null;
                             is_connected: boolean;
                             /** Format: date-time */
                             last_tested: string | null;
                             model: string;
                             secret_unreadable: boolean;
+                            speech_base_url: string | null;
+                            speech_model: string | null;
                             /** Format: date-time */
                             updated_at: string;
                         };
@@ -3069,7 +3073,11 @@ export interface paths {
                     "application/json": {
                         api_key?: string | null;
                         base_url?: string | null;
+                        image_base_url?: string | null;
+                        image_model?: string | null;
                         model?: string | null;
+                        speech_base_url?: string | null;
+                        speech_model?: string | null;
                     };
                 };
             };
@@ -3086,11 +3094,15 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             has_api_key: boolean;
+                            image_base_url: string | null;
+                            image_model: string | null;
                             is_connected: boolean;
                             /** Format: date-time */
                             last_tested: string | null;
                             model: string;
                             secret_unreadable: boolean;
+                            speech_base_url: string | null;
+                            speech_model: string | null;
                             /** Format: date-time */
                             updated_at: string;
                         };
@@ -3232,7 +3244,11 @@ export interface paths {
                     "application/json": {
                         api_key?: string | null;
                         base_url?: string | null;
+                        image_base_url?: string | null;
+                        image_model?: string | null;
                         model?: string | null;
+                        speech_base_url?: string | null;
+                        speech_model?: string | null;
                     };
                 };
             };
@@ -3249,11 +3265,15 @@ export interface paths {
                             /** Format: date-time */
                             created_at: string;
                             has_api_key: boolean;
+                            image_base_url: string | null;
+                            image_model: string | null;
                             is_connected: boolean;
                             /** Format: date-time */
                             last_tested: string | null;
                             model: string;
                             secret_unreadable: boolean;
+                            speech_base_url: string | null;
+                            speech_model: string | null;
                             /** Format: date-time */
                             updated_at: string;
                         };

@@ -197,6 +197,14 @@ export const chatModelConfigs = pgTable(
     apiKeyEnc: text('api_key_enc').notNull(),
     baseUrl: text('base_url'),
     model: text('model'),
+    /** Narration from another OpenAI-compatible server (Kokoro-FastAPI, LocalAI...); null: the chat API's root. */
+    speechBaseUrl: text('speech_base_url'),
+    /** null: the server's default speech model (OPENAI_SPEECH_MODEL). */
+    speechModel: text('speech_model'),
+    /** Images from another OpenAI-compatible server; null: the chat API's root. */
+    imageBaseUrl: text('image_base_url'),
+    /** null: the server's default image model (OPENAI_IMAGE_MODEL). */
+    imageModel: text('image_model'),
     isConnected: boolean('is_connected').notNull().default(false),
     lastTested: ts('last_tested'),
     createdAt: createdAt(),

@@ -22,7 +22,8 @@ import { MediaInputError, inspectAudio, inspectImage } from '../lib/mediaInput';
  * ProviderErrors and never carry the API key.
  */
 export interface OpenAIMediaClientOptions {
-  apiKey: string;
+  /** Sent as a bearer token; none for a server that needs no key (a local speech server). */
+  apiKey?: string;
   /** The API root, e.g. https://api.openai.com/v1. */
   baseUrl: string;
   /** A proxy, http://, https:// or socks5://, credentials in the URL (see proxyDispatcher). */
@@ -110,12 +111,12 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
   async function post(route: string, body: unknown, signal: AbortSignal | undefined): Promise<Buffer> {
     const init: OutboundInit = {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), 'content-type': 'application/json' },
       body: JSON.stringify(body),
       ...(dispatcher ? { dispatcher } : {}),
     };
     const response = await fetchWithRetry(`${baseUrl}${route}`, init, retry(signal));
-    if (!response.ok) throw await providerErrorFromResponse(response, apiKey);
+    if (!response.ok) throw await providerErrorFromResponse(response, apiKey ?? '');
     return readResponseBytes(response, signal);
   }
 
@@ -193,7 +194,7 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
     if (!/^https?:\/\//i.test(url)) throw new ProviderError('the image API answered an unusable image URL', 'api_error');
     const response = await fetchWithRetry(url, { method: 'GET', ...(dispatcher ? { dispatcher } : {}) }, retry(signal));
     if (!response.ok) {
-      const failure = await providerErrorFromResponse(response, apiKey);
+      const failure = await providerErrorFromResponse(response, apiKey ?? '');
       throw new ProviderError(`could not download the image: ${failure.message}`, 'api_error', failure.status);
     }
     return readResponseBytes(response, signal);

@@ -17,6 +17,14 @@ export interface ChatModelConfigDto {
   /** null: the server default (OPENAI_BASE_URL). */
   base_url: string | null;
   model: string;
+  /** Narration from another OpenAI-compatible server; null: the chat API's root. */
+  speech_base_url: string | null;
+  /** null: the server's default speech model. */
+  speech_model: string | null;
+  /** Images from another OpenAI-compatible server; null: the chat API's root. */
+  image_base_url: string | null;
+  /** null: the server's default image model. */
+  image_model: string | null;
   is_connected: boolean;
   last_tested: string | null;
   created_at: string;
@@ -33,6 +41,24 @@ export interface ChatModelInput {
   api_key?: string | null;
   base_url?: string | null;
   model?: string | null;
+  speech_base_url?: string | null;
+  speech_model?: string | null;
+  image_base_url?: string | null;
+  image_model?: string | null;
+}
+
+/** Where the engine sends one kind of media request (speech or images) for a user. */
+export interface MediaEndpoint {
+  baseUrl: string;
+  /** The root is the user's own (checked like every user URL), not the operator's. */
+  userRoot: boolean;
+  /**
+   * The user's key, or undefined when this root is on another host than the chat API's: a stored
+   * key goes only to the host it was saved for (a local speech server needs none).
+   */
+  apiKey: string | undefined;
+  /** The user's model; undefined: the server's default. */
+  model: string | undefined;
 }
 
 export const DEFAULT_CHAT_MODEL = 'gpt-4o-mini';
@@ -78,6 +104,14 @@ function cleanBaseUrl(value: string | null | undefined): string | null {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw invalid();
   return raw.replace(/\/+$/, '');
+}
+
+/** A media model: blank or null is the server's default (null); an over-long name is refused. */
+function cleanMediaModel(value: string | null | undefined): string | null {
+  const model = value?.trim();
+  if (!model) return null;
+  if (model.length > MODEL_MAX_LENGTH) throw unprocessable('chatModel.modelInvalid', { max: MODEL_MAX_LENGTH });
+  return model;
 }
 
 /** null is the default model; a blank or over-long name is refused. */
@@ -136,6 +170,10 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
       api_key_masked: key === undefined ? '' : maskSecret(key),
       base_url: row.baseUrl,
       model: row.model ?? DEFAULT_CHAT_MODEL,
+      speech_base_url: row.speechBaseUrl,
+      speech_model: row.speechModel,
+      image_base_url: row.imageBaseUrl,
+      image_model: row.imageModel,
       is_connected: row.isConnected,
       last_tested: row.lastTested?.toISOString() ?? null,
       created_at: row.createdAt.toISOString(),
@@ -163,11 +201,17 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
     if (!apiKey) throw unprocessable('chatModel.apiKeyRequired');
     const baseUrl = cleanBaseUrl(input.base_url);
     const model = cleanModel(input.model);
+    const media = {
+      speechBaseUrl: cleanBaseUrl(input.speech_base_url),
+      speechModel: cleanMediaModel(input.speech_model),
+      imageBaseUrl: cleanBaseUrl(input.image_base_url),
+      imageModel: cleanMediaModel(input.image_model),
+    };
     if (await find(userId)) throw conflict('chatModel.exists');
     try {
       const [row] = await db
         .insert(chatModelConfigs)
-        .values({ userId, apiKeyEnc: secrets.seal(apiKey), baseUrl, model, isConnected: false })
+        .values({ userId, apiKeyEnc: secrets.seal(apiKey), baseUrl, model, ...media, isConnected: false })
         .returning();
       return toDto(row!);
     } catch (error) {
@@ -197,6 +241,11 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
       changes.baseUrl = baseUrl;
     }
     if (input.model !== undefined) changes.model = cleanModel(input.model);
+    // The speech and image servers are not part of the chat test: changing them keeps its outcome.
+    if (input.speech_base_url !== undefined) changes.speechBaseUrl = cleanBaseUrl(input.speech_base_url);
+    if (input.speech_model !== undefined) changes.speechModel = cleanMediaModel(input.speech_model);
+    if (input.image_base_url !== undefined) changes.imageBaseUrl = cleanBaseUrl(input.image_base_url);
+    if (input.image_model !== undefined) changes.imageModel = cleanMediaModel(input.image_model);
     if (untested) {
       changes.isConnected = false;
       changes.lastTested = null;
@@ -281,17 +330,27 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
   }
 
   /**
-   * The user's stored key and API root (the engine's speech and image calls use the same account);
-   * `userRoot` when the root is the user's own (checked like every user URL), not the operator's.
+   * Where the engine sends the user's speech and image requests: their own servers when set, else
+   * the chat API's root, with the user's key only where the chat API lives (see MediaEndpoint).
    */
-  async function credentialsFor(userId: string): Promise<{ apiKey: string; baseUrl: string; userRoot: boolean } | undefined> {
+  async function mediaEndpointsFor(userId: string): Promise<{ speech: MediaEndpoint; image: MediaEndpoint } | undefined> {
     const row = await find(userId);
     const apiKey = row ? storedKey(row) : undefined;
     if (!row || !apiKey) return undefined;
-    return { apiKey, baseUrl: row.baseUrl ?? defaultBaseUrl, userRoot: row.baseUrl !== null };
+    const chatRoot = row.baseUrl ?? defaultBaseUrl;
+    const endpoint = (ownRoot: string | null, model: string | null): MediaEndpoint => {
+      const baseUrl = ownRoot ?? chatRoot;
+      return {
+        baseUrl,
+        userRoot: ownRoot !== null || row.baseUrl !== null,
+        apiKey: originOf(baseUrl) === originOf(chatRoot) ? apiKey : undefined,
+        model: model ?? undefined,
+      };
+    };
+    return { speech: endpoint(row.speechBaseUrl, row.speechModel), image: endpoint(row.imageBaseUrl, row.imageModel) };
   }
 
-  return { get, create, update, remove, test, clientFor, credentialsFor };
+  return { get, create, update, remove, test, clientFor, mediaEndpointsFor };
 }
 
 export type ChatModelService = ReturnType<typeof createChatModelService>;

@@ -40,28 +40,34 @@ function providerFailure(error: unknown, service: string, key: MessageKey, param
   return new StepFailure(key, { ...params, ...failureReason(error) }, message);
 }
 
-async function openaiClient(ctx: StepContext) {
-  const credentials = await ctx.services.chatModel.credentialsFor(ctx.userId);
-  if (!credentials) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
-  // The user's own API root reaches public addresses only (unless ALLOW_PRIVATE_URLS); the operator's is trusted.
+/**
+ * The OpenAI-compatible client for speech or for images: the user's own server for that kind when
+ * set (Settings, chat model), else the chat API's root; the user's key only where the chat API
+ * lives. A user's root reaches public addresses only (unless ALLOW_PRIVATE_URLS); the operator's
+ * default is trusted.
+ */
+async function openaiClient(ctx: StepContext, kind: 'speech' | 'image') {
+  const endpoints = await ctx.services.chatModel.mediaEndpointsFor(ctx.userId);
+  if (!endpoints) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+  const endpoint = endpoints[kind];
   let dispatcher = ctx.dispatcher;
-  if (credentials.userRoot) {
+  if (endpoint.userRoot) {
     const allowPrivate = ctx.config.allowPrivateUrls;
     if (ctx.dispatcher && !allowPrivate) {
-      await assertPublicUrl(credentials.baseUrl).catch((error: unknown) => {
+      await assertPublicUrl(endpoint.baseUrl).catch((error: unknown) => {
         if (isBlockedAddressError(error)) throw new StepFailure('pipeline.addressNotAllowed', {}, String(error));
       });
     }
     dispatcher = userDispatcher({ allowPrivate, proxy: ctx.dispatcher });
   }
   return createOpenAIMediaClient({
-    apiKey: credentials.apiKey,
-    baseUrl: credentials.baseUrl,
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    baseUrl: endpoint.baseUrl,
     ...(dispatcher ? { dispatcher } : {}),
     timeoutMs: ctx.config.outboundTimeoutMs,
     maxRetries: 4,
-    speechModel: ctx.config.openaiSpeechModel,
-    imageModel: ctx.config.openaiImageModel,
+    speechModel: (kind === 'speech' && endpoint.model) || ctx.config.openaiSpeechModel,
+    imageModel: (kind === 'image' && endpoint.model) || ctx.config.openaiImageModel,
   });
 }
 
@@ -80,7 +86,7 @@ export async function generatingAudios(ctx: StepContext): Promise<void> {
   const voice = ctx.process.voiceId ? await ctx.services.runs.voice(ctx.process.voiceId) : undefined;
   if (!voice) throw new StepFailure('pipeline.needs', { needs: 'voice', language: ctx.language }, 'the voice is gone');
   const files = ctx.checkpoint.audios?.files ?? [];
-  const openai = voice.provider === 'openai' ? await openaiClient(ctx) : undefined;
+  const openai = voice.provider === 'openai' ? await openaiClient(ctx, 'speech') : undefined;
   const elevenlabs =
     voice.provider === 'elevenlabs'
       ? ctx.config.elevenlabsApiKey
@@ -139,7 +145,7 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
   });
   const done = ctx.checkpoint.images?.files ?? [];
   const files: string[] = [];
-  const openai = ctx.config.imageProvider === 'openai' ? await openaiClient(ctx) : undefined;
+  const openai = ctx.config.imageProvider === 'openai' ? await openaiClient(ctx, 'image') : undefined;
 
   for (let index = 0; index < scenes.length; index += 1) {
     const scene = scenes[index]!;

@@ -17,7 +17,7 @@ export async function starting(ctx: StepContext): Promise<void> {
       `the process needs: ${process.needs.join(', ')}`,
     );
   }
-  if (!(await ctx.services.chatModel.credentialsFor(ctx.userId))) {
+  if (!(await ctx.services.chatModel.mediaEndpointsFor(ctx.userId))) {
     throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
   }
   // Publishing needs the configuration's authorization: without it the story would be paid for and never uploaded.

@@ -11,6 +11,10 @@ const configSchema = {
     'api_key_masked',
     'base_url',
     'model',
+    'speech_base_url',
+    'speech_model',
+    'image_base_url',
+    'image_model',
     'is_connected',
     'last_tested',
     'created_at',
@@ -22,6 +26,10 @@ const configSchema = {
     api_key_masked: { type: 'string' },
     base_url: nullableString,
     model: { type: 'string' },
+    speech_base_url: nullableString,
+    speech_model: nullableString,
+    image_base_url: nullableString,
+    image_model: nullableString,
     is_connected: { type: 'boolean' },
     last_tested: nullableDateTime,
     created_at: dateTime,
@@ -43,6 +51,16 @@ const testResultSchema = {
 const apiKey = { type: ['string', 'null'], maxLength: 2000 } as const;
 const baseUrl = { type: ['string', 'null'], maxLength: 2000 } as const;
 const model = { type: ['string', 'null'], maxLength: 1000 } as const;
+/** The configuration's fields; speech and images may use other OpenAI-compatible servers and models. */
+const configBody = {
+  api_key: apiKey,
+  base_url: baseUrl,
+  model,
+  speech_base_url: baseUrl,
+  speech_model: model,
+  image_base_url: baseUrl,
+  image_model: model,
+} as const;
 
 /** The caller's chat-model configuration (one at most) and its connection test, under /chatgpt. */
 export default async function chatModelRoutes(fastify: FastifyInstance): Promise<void> {
@@ -62,7 +80,7 @@ export default async function chatModelRoutes(fastify: FastifyInstance): Promise
           type: 'object',
           // A missing key is the service's 422 "Please enter your ChatGPT API Key", not a 400.
           additionalProperties: false,
-          properties: { api_key: apiKey, base_url: baseUrl, model },
+          properties: configBody,
         },
         response: { 201: configSchema, ...errorResponses },
       },
@@ -74,7 +92,7 @@ export default async function chatModelRoutes(fastify: FastifyInstance): Promise
     '/config',
     {
       schema: {
-        body: { type: 'object', additionalProperties: false, properties: { api_key: apiKey, base_url: baseUrl, model } },
+        body: { type: 'object', additionalProperties: false, properties: configBody },
         response: { 200: configSchema, ...errorResponses },
       },
     },

@@ -165,6 +165,50 @@ describe('ChatGPT API panel', () => {
     expect(server.calls('PUT /chatgpt/config')[0].body).toEqual({ base_url: 'http://llm.local:8000/v1', model: 'llama3' });
   });
 
+  it('points speech and images at other OpenAI-compatible servers, and clears one back to the chat API', async () => {
+    const config = chatModelConfigFixture({ image_base_url: 'http://images.local:8080/v1', image_model: 'sdxl' });
+    const { user, server } = renderSettings('chat-model', {
+      'GET /chatgpt/config': reply(200, config),
+      'PUT /chatgpt/config': reply(200, {
+        ...config,
+        speech_base_url: 'http://kokoro.local:8880/v1',
+        speech_model: 'kokoro',
+        image_base_url: null,
+      }),
+    });
+
+    // Open already: a server is set.
+    const imageUrl = await screen.findByLabelText('Image server URL');
+    expect(imageUrl).toHaveValue('http://images.local:8080/v1');
+    const speechUrl = screen.getByLabelText('Speech server URL');
+    await user.type(speechUrl, 'kokoro.local');
+    await user.tab();
+    expect(await screen.findByText('Enter an http:// or https:// address, or leave it empty')).toBeInTheDocument();
+    await user.clear(speechUrl);
+    await user.type(speechUrl, 'http://kokoro.local:8880/v1');
+    await user.type(screen.getByLabelText('Speech model'), 'kokoro');
+    await user.clear(imageUrl);
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('ChatGPT configuration updated');
+    expect(server.calls('PUT /chatgpt/config')[0].body).toEqual({
+      speech_base_url: 'http://kokoro.local:8880/v1',
+      speech_model: 'kokoro',
+      image_base_url: null,
+    });
+  });
+
+  it('names the speech and image servers in Portuguese', async () => {
+    const { user } = renderSettings(
+      'chat-model',
+      { 'GET /chatgpt/config': reply(200, chatModelConfigFixture()) },
+      { language: 'pt' },
+    );
+    await user.click(await screen.findByRole('button', { name: 'Servidores de voz e de imagem' }));
+    expect(screen.getByLabelText('URL do servidor de voz')).toBeInTheDocument();
+    expect(screen.getByLabelText('Modelo de imagem')).toBeInTheDocument();
+  });
+
   it('deletes the configuration after a confirmation, back to not configured', async () => {
     let config: ReturnType<typeof chatModelConfigFixture> | null = chatModelConfigFixture();
     const { user, server } = renderSettings('chat-model', {

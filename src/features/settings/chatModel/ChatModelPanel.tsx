@@ -33,7 +33,7 @@ import { StatusChip, type StatusTone } from '../../../components/StatusChip';
 import { formatDateTime } from '../../../lib/dates';
 import type { PanelProps, SettingsBanner } from '../banner';
 import { PanelHeader } from '../PanelHeader';
-import { chatModelSchema, createBody, formValuesOf, updateBody, type ChatModelFormValues } from './schema';
+import { MEDIA_FIELDS, chatModelSchema, createBody, formValuesOf, updateBody, type ChatModelFormValues } from './schema';
 
 const USAGES = ['content', 'scripts', 'titles', 'descriptions'] as const;
 
@@ -100,7 +100,7 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
   });
   const apiKey = useWatch({ control, name: 'api_key' });
   const blankKey = !apiKey?.trim();
-  const settingsChanged = Boolean(dirtyFields.base_url || dirtyFields.model);
+  const settingsChanged = Boolean(dirtyFields.base_url || dirtyFields.model || MEDIA_FIELDS.some((field) => dirtyFields[field]));
   // Without a readable stored key both need a key; with one, a blank key means "the stored key".
   const testDisabled = testing || isSubmitting || (keyNeeded && blankKey);
   const saveDisabled = isSubmitting || testing || (blankKey && (keyNeeded || !settingsChanged));
@@ -214,6 +214,59 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
                   placeholder="gpt-4o-mini"
                   autoComplete="off"
                   helperText={t('chatModel.modelHint')}
+                  inputProps={{ spellCheck: false }}
+                />
+              </Stack>
+            </AccordionDetails>
+          </Accordion>
+          <Accordion
+            disableGutters
+            variant="outlined"
+            defaultExpanded={MEDIA_FIELDS.some((field) => Boolean(config?.[field]))}
+            sx={{ '&::before': { display: 'none' } }}
+          >
+            <AccordionSummary expandIcon={<ExpandMore />}>
+              <Typography sx={{ fontWeight: 600 }}>{t('chatModel.media.title')}</Typography>
+            </AccordionSummary>
+            <AccordionDetails>
+              <Stack spacing={2.5}>
+                <Typography variant="body2" color="textSecondary">
+                  {t('chatModel.media.hint')}
+                </Typography>
+                <TextInput<ChatModelFormValues>
+                  name="speech_base_url"
+                  control={control}
+                  label={t('chatModel.media.speechBaseUrl')}
+                  placeholder="http://localhost:8880/v1"
+                  autoComplete="off"
+                  helperText={t('chatModel.media.baseUrlHint')}
+                  inputProps={{ spellCheck: false }}
+                />
+                <TextInput<ChatModelFormValues>
+                  name="speech_model"
+                  control={control}
+                  label={t('chatModel.media.speechModel')}
+                  placeholder="gpt-4o-mini-tts"
+                  autoComplete="off"
+                  helperText={t('chatModel.media.modelHint')}
+                  inputProps={{ spellCheck: false }}
+                />
+                <TextInput<ChatModelFormValues>
+                  name="image_base_url"
+                  control={control}
+                  label={t('chatModel.media.imageBaseUrl')}
+                  placeholder="http://localhost:8080/v1"
+                  autoComplete="off"
+                  helperText={t('chatModel.media.baseUrlHint')}
+                  inputProps={{ spellCheck: false }}
+                />
+                <TextInput<ChatModelFormValues>
+                  name="image_model"
+                  control={control}
+                  label={t('chatModel.media.imageModel')}
+                  placeholder="gpt-image-1"
+                  autoComplete="off"
+                  helperText={t('chatModel.media.modelHint')}
                   inputProps={{ spellCheck: false }}
                 />
               </Stack>
