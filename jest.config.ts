@@ -1,5 +1,28 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { Config } from 'jest';
+
+const SERVER_TESTS = path.join(__dirname, 'server', 'test');
+
+/**
+ * On PostgreSQL (`npm run test:pg` sets DATABASE_URL) only the server suites that reach a database
+ * run again: one that never builds an app or opens a database (media, voice, parsing, clients
+ * against fakes) behaves the same on both, and `npm test` already ran it on PGlite.
+ */
+function databaseFreeSuites(): string[] {
+  if (!process.env.DATABASE_URL) return [];
+  return fs
+    .readdirSync(SERVER_TESTS)
+    .filter((file) => file.endsWith('.test.ts'))
+    .filter(
+      (file) =>
+        !/buildTestApp|freshDatabase|openDatabase|database|DATABASE_URL/i.test(
+          fs.readFileSync(path.join(SERVER_TESTS, file), 'utf8'),
+        ),
+    )
+    .map((file) => `/server/test/${file.replace(/\./g, '\\.')}$`);
+}
 
 const tsJest = (tsconfig: string) => ({
   '^.+\\.tsx?$': ['ts-jest', { tsconfig, diagnostics: false }] as [string, object],
@@ -31,7 +54,7 @@ const config: Config = {
       testEnvironment: 'node',
       roots: ['<rootDir>/server'],
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...databaseFreeSuites()],
       transform: tsJest('<rootDir>/server/tsconfig.json'),
       globalSetup: '<rootDir>/server/test/globalSetup.ts',
       globalTeardown: '<rootDir>/server/test/globalTeardown.ts',
