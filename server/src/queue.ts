@@ -41,6 +41,23 @@ export async function enqueueExecution(queue: Queue, executionId: string): Promi
   return queue.boss.send(QUEUES.execution, { executionId }, { retryLimit: 0, expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS });
 }
 
+/**
+ * Enqueues the runs of a scheduler batch in one statement, each with the job id its execution
+ * already holds (services/executionRuns.ts startScheduled); the options are enqueueExecution's.
+ */
+export async function enqueueExecutions(queue: Queue, runs: Array<{ executionId: string; jobId: string | null }>): Promise<void> {
+  if (runs.length === 0) return;
+  await queue.boss.insert(
+    runs.map((run) => ({
+      ...(run.jobId ? { id: run.jobId } : {}),
+      name: QUEUES.execution,
+      data: { executionId: run.executionId },
+      retryLimit: 0,
+      expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS,
+    })),
+  );
+}
+
 /** Asks for a statistics refresh of one user's publications (one pending per user). */
 export async function enqueueStatsRefresh(queue: Queue, userId: string): Promise<void> {
   await queue.boss.send(QUEUES.stats, { userId }, { singletonKey: `stats-${userId}`, retryLimit: 1, expireInSeconds: 15 * 60 });

@@ -121,6 +121,21 @@ async function execution(id: string, language = 'en') {
   return response.json();
 }
 
+/** Records every progress report the engine writes, until `stop()`. */
+function recordProgress() {
+  const runs = ctx.app.services.runs;
+  const original = runs.saveProgress;
+  const seen: Array<{ unit: string; done: number; total: number }> = [];
+  /** What GET /executions/{id} answered right after each report. */
+  const answered: unknown[] = [];
+  runs.saveProgress = async (lease, progress) => {
+    seen.push({ ...progress });
+    await original(lease, progress);
+    answered.push((await execution(lease.executionId)).progress);
+  };
+  return { seen, answered, stop: () => (runs.saveProgress = original) };
+}
+
 /** Signs in again: sessions last 7 days and the scheduler test moves the clock further. */
 async function signInAgain(): Promise<void> {
   const response = await call(ctx.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
@@ -235,8 +250,21 @@ describe('a full run', () => {
     google.failNextApiCalls(1, 'quotaExceeded');
     const queuedAt = (await execution(executionId)).queued_at;
     ctx.clock.advance(5000); // five seconds in the queue
+    const reports = recordProgress();
     await run(executionId);
+    reports.stop();
     const done = await execution(executionId);
+    // How far each long step was, as the execution dialog shows it while it runs.
+    const of = (unit: string) => reports.seen.filter((r) => r.unit === unit).map((r) => `${r.done}/${r.total}`);
+    expect(of('chapters')).toEqual(['0/2', '1/2', '2/2']);
+    expect(of('images')).toEqual(['0/4', '1/4', '2/4', '3/4', '4/4']);
+    const rendered = reports.seen.filter((r) => r.unit === 'percent').map((r) => r.done);
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered).toEqual([...rendered].sort((a, b) => a - b));
+    expect(rendered.every((value) => value >= 0 && value <= 100)).toBe(true);
+    expect(reports.answered).toEqual(reports.seen);
+    // Between steps and after the run nothing is shown.
+    expect(done.progress).toBeNull();
     expect(done.status).toBe('error');
     // Started when a worker took it, apart from the time it waited.
     expect(Date.parse(done.started_at) - Date.parse(queuedAt)).toBe(5000);
@@ -388,7 +416,13 @@ describe('a full run', () => {
     expect(retried.statusCode).toBe(202);
     expect(retried.json()).toMatchObject({ execution_id: executionId, process: { status: 'queued', execution_step: 6 } });
     expect(queued).toContain(executionId);
+    const reports = recordProgress();
     await run(executionId);
+    reports.stop();
+    // The upload's percentage, from the offsets YouTube acknowledged, up to all of it.
+    const uploaded = reports.seen.map((r) => r.done);
+    expect(uploaded.length).toBeGreaterThan(0);
+    expect(uploaded[uploaded.length - 1]).toBe(100);
     const done = await execution(executionId);
     expect(done).toMatchObject({ status: 'completed', current_step: 6, trigger: 'retry', error: null });
     expect(fake.requests).toHaveLength(0);

@@ -241,3 +241,30 @@ test('a speech server on another host than the chat API gets no key: one that ne
     await own.close();
   }
 });
+
+test('a cloud voice narrates in pieces of whole sentences, a few at a time; a retry asks only for the pieces it lacks', async () => {
+  fake.reset();
+  const story = createStoryResponder();
+  // Chapters three times as long: each is narrated in two or more pieces.
+  fake.setResponder(async (request) => {
+    const answer = await story(request);
+    return /^(Naquela|Durante|No cartório|Quando)/.test(answer) ? `${answer} ${answer} ${answer}` : answer;
+  });
+  const id = await startRun();
+  fake.setFailure(400, 1, { path: '/v1/audio/speech', message: 'scripted refusal' });
+  await engine.run(id);
+  expect(await get(id)).toMatchObject({ status: 'error', current_step: 3 });
+  expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
+  await engine.run(id);
+  fake.setResponder(createStoryResponder());
+  expect(await get(id)).toMatchObject({ status: 'completed' });
+
+  const inputs = fake.requests.filter((r) => r.path === '/v1/audio/speech').map((r) => (r.body as { input: string }).input);
+  // Two chapters (STORY_CHAPTERS=2), each in two pieces or more.
+  expect(new Set(inputs).size).toBeGreaterThanOrEqual(4);
+  // Whole sentences, each piece asked for once, but the one refused, asked again by the retry.
+  for (const input of inputs) expect(input).toMatch(/[.!?…]["'”’»)\]]*$/u);
+  const counts = new Map<string, number>();
+  for (const input of inputs) counts.set(input, (counts.get(input) ?? 0) + 1);
+  expect([...counts.values()].filter((count) => count > 1)).toEqual([2]);
+});

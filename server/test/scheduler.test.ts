@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, count, eq, like, sql } from 'drizzle-orm';
 import { executions, processes } from '../src/db/schema';
 import { QUEUES, QUEUE_SCHEMA, startQueue } from '../src/queue';
 import { CLAIM_BATCH, INTERVAL_MS, createExecutionRunService } from '../src/services/executionRuns';
+import { createEngine } from '../src/pipeline/engine';
 import { buildTestApp, signUp, type TestContext } from './helper';
 
 /**
@@ -110,6 +111,52 @@ describe('claiming due processes', () => {
     expect(claimed).toHaveLength(2);
     expect(claimed.filter((claim) => claim.running)).toHaveLength(1); // the queued one skips this slot
   }, 60_000);
+});
+
+describe('queueing the scheduled runs', () => {
+  afterEach(clear);
+
+  test('a tick queues a burst in one batch: one run per free process, each with its waiting job, taken in queue order', async () => {
+    const queue = await startQueue(ctx.database, { supervise: false });
+    try {
+      await insertDue(40, '2026-08-01T09:00:00Z', 'burst', true);
+      // Its run is under way: the slot is skipped, not queued twice.
+      await ctx.database.db.execute(sql`update processes set status = 'running' where name = 'burst-1'`);
+      ctx.clock.now = new Date('2026-08-01T09:00:10Z');
+      const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      const engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, queue });
+      expect(await engine.tick()).toBe(39);
+      expect(await engine.tick()).toBe(0);
+
+      const runs = await ctx.database.db
+        .select({ id: executions.id, status: executions.status, trigger: executions.trigger, jobId: executions.jobId })
+        .from(executions)
+        .innerJoin(processes, eq(processes.id, executions.processId))
+        .where(like(processes.name, 'burst-%'))
+        .orderBy(asc(executions.queuedAt), asc(executions.id));
+      expect(runs).toHaveLength(39);
+      expect(runs.every((run) => run.status === 'queued' && run.trigger === 'schedule' && run.jobId)).toBe(true);
+      const states = await ctx.database.db
+        .select({ status: processes.status, n: count() })
+        .from(processes)
+        .where(like(processes.name, 'burst-%'))
+        .groupBy(processes.status);
+      expect(Object.fromEntries(states.map((row) => [row.status, row.n]))).toEqual({ queued: 39, running: 1 });
+
+      // Each run's job waits in pg-boss under the id the run holds, and pg-boss hands them out in the
+      // order queue_position counts (queued time, then execution id).
+      const jobs = rowsOf<{ id: string; execution_id: string }>(
+        await ctx.database.db.execute(sql`
+          select id::text as id, data->>'executionId' as execution_id from ${sql.identifier(QUEUE_SCHEMA)}.job
+          where name = ${QUEUES.execution} and state = 'created' and data->>'executionId' = any(${`{${runs.map((run) => run.id).join(',')}}`}::text[])
+          order by priority desc, created_on, id`),
+      );
+      expect(jobs.map((job) => job.execution_id)).toEqual(runs.map((run) => run.id));
+      expect(jobs.map((job) => job.id)).toEqual(runs.map((run) => run.jobId));
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
 });
 
 describe('finding runs that lost their worker', () => {

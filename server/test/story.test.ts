@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { NARRATION_PIECE_CHARS, narrationPieces } from '../src/pipeline/steps/media';
 import { storyTags } from '../src/pipeline/steps/publishing';
 import { cleanProse, cleanTitle, fill, sentences, splitScenes, titleKey, titleRequest } from '../src/pipeline/story';
 import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';
@@ -111,5 +113,34 @@ describe('titles that never repeat', () => {
     });
     expect(new Set([first, second, third]).size).toBe(3);
     expect(second).toContain('"A Herança Escondida 2" is too close to a title already used');
+  });
+});
+
+describe('narration pieces (cloud voices)', () => {
+  test('whole sentences, each at least NARRATION_PIECE_CHARS but the last, nothing lost or added (property)', () => {
+    const sentence = fc
+      .tuple(fc.stringMatching(/^[A-Za-zÀ-ú][A-Za-zÀ-ú ,]{0,120}$/), fc.constantFrom('.', '!', '?', '…', '."', '?”'))
+      .map(([body, end]) => `${body.trim() || 'Sim'}${end}`);
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 1, maxLength: 30 }), fc.constantFrom(' ', '\n\n', '  '), (sentences, gap) => {
+        const text = sentences.join(gap);
+        const pieces = narrationPieces(text);
+        expect(
+          pieces
+            .map((piece) => piece.text)
+            .join('')
+            .replace(/\s+/gu, ''),
+        ).toBe(text.replace(/\s+/gu, ''));
+        pieces.forEach((piece, i) => {
+          expect(text.slice(piece.offset, piece.offset + piece.text.length)).toBe(piece.text);
+          expect(piece.text).toBe(piece.text.trim());
+          if (i < pieces.length - 1) {
+            expect(piece.text.length).toBeGreaterThanOrEqual(NARRATION_PIECE_CHARS);
+            expect(piece.text).toMatch(/[.!?…]["'”’»)\]]*$/u);
+          }
+        });
+      }),
+    );
+    expect(narrationPieces('   ')).toEqual([]);
   });
 });

@@ -3751,6 +3751,12 @@ export interface paths {
                             finished_at: string | null;
                             id: string;
                             process_id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                                /** @enum {string} */
+                                unit: "chapters" | "images" | "percent";
+                            } | null;
                             queue_position: number | null;
                             /** Format: date-time */
                             queued_at: string;
@@ -3954,6 +3960,12 @@ export interface paths {
                             finished_at: string | null;
                             id: string;
                             process_id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                                /** @enum {string} */
+                                unit: "chapters" | "images" | "percent";
+                            } | null;
                             queue_position: number | null;
                             /** Format: date-time */
                             queued_at: string;
@@ -4159,6 +4171,12 @@ export interface paths {
                             finished_at: string | null;
                             id: string;
                             process_id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                                /** @enum {string} */
+                                unit: "chapters" | "images" | "percent";
+                            } | null;
                             queue_position: number | null;
                             /** Format: date-time */
                             queued_at: string;
@@ -4353,6 +4371,12 @@ export interface paths {
                             finished_at: string | null;
                             id: string;
                             process_id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                                /** @enum {string} */
+                                unit: "chapters" | "images" | "percent";
+                            } | null;
                             queue_position: number | null;
                             /** Format: date-time */
                             queued_at: string;
@@ -6703,6 +6727,12 @@ export interface paths {
                                 finished_at: string | null;
                                 id: string;
                                 process_id: string;
+                                progress: {
+                                    done: number;
+                                    total: number;
+                                    /** @enum {string} */
+                                    unit: "chapters" | "images" | "percent";
+                                } | null;
                                 queue_position: number | null;
                                 /** Format: date-time */
                                 queued_at: string;

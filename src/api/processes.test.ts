@@ -42,6 +42,7 @@ const execution = (status: Execution['status']): Execution => ({
   thumbnail_url: null,
   video_duration_seconds: null,
   warnings: [],
+  progress: null,
   created_at: '2025-03-07T12:00:00.000Z',
 });
 

@@ -186,6 +186,13 @@ export const youtubeApis = pgTable(
   ],
 );
 
+/** How far a running step is: `done` of `total` chapters or images, or a percentage (total 100). */
+export interface StepProgress {
+  unit: 'chapters' | 'images' | 'percent';
+  done: number;
+  total: number;
+}
+
 /** One chat-model (OpenAI-compatible) configuration per user. */
 export const chatModelConfigs = pgTable(
   'chat_model_configs',
@@ -353,6 +360,8 @@ export const executions = pgTable(
     stepTimes: jsonb('step_times').$type<Record<string, { startedAt?: string; finishedAt?: string }>>().notNull().default({}),
     /** Outputs of finished steps, reused when a failed run is retried. */
     checkpoint: jsonb('checkpoint').$type<Record<string, unknown>>().notNull().default({}),
+    /** How far the current step is (chapters narrated, images made, render or upload percent); null between steps. */
+    progress: jsonb('progress').$type<StepProgress | null>(),
     storyTitle: text('story_title'),
     /** English text for logs; the key and params are translated for the reader. */
     error: text('error'),

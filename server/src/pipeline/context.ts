@@ -1,3 +1,4 @@
+import type { StepProgress } from '../db/schema';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config';
 import type { MessageKey, MessageParams } from '../messages';
@@ -43,6 +44,8 @@ export function warn(ctx: Pick<StepContext, 'checkpoint'>, key: MessageKey, para
 }
 
 export interface Logger {
+  /** Optional: the loggers of tests have none. */
+  debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -76,6 +79,11 @@ export interface StepContext {
   now(): Date;
   /** Counts one external call for the usage panel. */
   recordCall(service: string, operation: string): Promise<void>;
+  /**
+   * Reports how far the step is (the execution dialog shows it). A percentage is written at most
+   * once a second, except its first and last report; a failure to write is only logged.
+   */
+  progress(done: number, total: number, unit: StepProgress['unit']): Promise<void>;
 }
 
 /** A step's failure with a message for the reader (a catalogue key) and English text for logs. */

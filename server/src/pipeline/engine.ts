@@ -3,13 +3,14 @@ import os from 'node:os';
 import { assertPublicUrl } from '../lib/egress';
 import { providerErrorOf } from '../lib/metrics';
 import type { Config } from '../config';
-import { QUEUE_SCHEMA, type Queue } from '../queue';
+import { QUEUE_SCHEMA, enqueueExecutions, type Queue } from '../queue';
 import type { Services } from '../services';
 import { isDatabaseUnavailable } from '../db/errors';
-import { LeaseLost } from '../services/executionRuns';
+import { CLAIM_BATCH, LeaseLost } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
 import type { AlertCause, AlertJob } from '../services/alerts';
 import { proxyDispatcher } from '../providers/outbound';
+import type { ChatModelClient } from '../providers/chatModel';
 import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';
 import { STEPS } from './steps';
 
@@ -98,13 +99,15 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
 
   /** Why a run was stopped from outside: the server is stopping, or the run is not ours any more. */
   type StopReason = 'shutdown' | 'lost';
+  /** A step's percentage is written at most this often (its first and last reports always). */
+  const PROGRESS_INTERVAL_MS = 1000;
 
   async function run(executionId: string, jobId: string | null = null): Promise<void> {
+    // The claim answers the run's process too (one statement): a run costs as few round trips as it can.
     const claimed = await runs.claim(executionId, jobId, owner);
     if (!claimed) return;
-    const { lease } = claimed;
+    const { lease, process } = claimed;
     let row = claimed.row;
-    const process = await runs.processOf(row.processId);
     if (!process) return;
 
     const controller = new AbortController();
@@ -122,6 +125,9 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     beat.unref();
 
     const checkpoint = { ...row.checkpoint } as Checkpoint;
+    let lastProgressAt: number | undefined;
+    let lastProgressKey: string | undefined;
+    let chatClient: Promise<ChatModelClient> | undefined;
     const proxyUrl = await proxyFor(executionId);
     const dispatcher = proxyDispatcher(proxyUrl);
     const ctx: StepContext = {
@@ -140,17 +146,40 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
       log,
       proxyUrl,
       dispatcher,
-      async chat() {
-        const client = await services.chatModel.clientFor(row.userId, {
-          timeoutMs: config.outboundTimeoutMs,
-          maxRetries: 4,
-          ...(dispatcher ? { dispatcher } : {}),
-        });
-        if (!client) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
-        return client;
+      chat() {
+        // One client for the whole run (a story asks a dozen times): the stored key is read and
+        // decrypted and the client built once, not once per call. A failed attempt is not kept.
+        chatClient ??= services.chatModel
+          .clientFor(row.userId, {
+            timeoutMs: config.outboundTimeoutMs,
+            maxRetries: 4,
+            ...(dispatcher ? { dispatcher } : {}),
+          })
+          .then((client) => {
+            if (!client) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
+            return client;
+          })
+          .catch((error: unknown) => {
+            chatClient = undefined;
+            throw error;
+          });
+        return chatClient;
       },
       recordCall: (service, operation) => runs.recordCall(row.userId, executionId, service, operation),
       now,
+      async progress(done, total, unit) {
+        const at = performance.now();
+        // Chapters and images come seconds apart; percentages many times a second.
+        const due =
+          unit !== 'percent' || done >= total || lastProgressAt === undefined || at - lastProgressAt >= PROGRESS_INTERVAL_MS;
+        const key = `${unit}:${done}/${total}`;
+        if (!due || key === lastProgressKey) return;
+        lastProgressAt = at;
+        lastProgressKey = key;
+        await runs
+          .saveProgress(lease, { unit, done: Math.min(done, total), total })
+          .catch((error: unknown) => log.warn({ err: error, executionId }, 'progress not saved'));
+      },
     };
 
     const first = row.currentStep;
@@ -163,7 +192,11 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         if (index === first && row.stepTimes[key]?.finishedAt) continue;
         row = await runs.stepStarted(lease, row, index);
         ctx.execution = row;
-        log.info({ executionId, step: key }, 'step started');
+        lastProgressAt = undefined;
+        lastProgressKey = undefined;
+        // Debug, not info: a busy worker starts hundreds of steps a second, and each log line is a
+        // write to the log (the step's times are in the execution's record anyway).
+        log.debug?.({ executionId, step: key }, 'step started');
         const stepStarted = performance.now();
         await STEPS[index]!(ctx);
         if (controller.signal.aborted) throw new RunAborted();
@@ -275,16 +308,44 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
     const claimMs = Math.round(performance.now() - claimStarted);
     if (due.length > 0) log.info({ claimed: due.length, claimMs }, 'scheduler claimed due processes');
     const queueStarted = performance.now();
+    const free: string[] = [];
     for (const { processId, running } of due) {
-      if (running) {
-        log.info({ processId }, 'scheduled run skipped: the process is already running');
+      if (running) log.info({ processId }, 'scheduled run skipped: the process is already running');
+      else free.push(processId);
+    }
+    // A batch's runs are created in one transaction and sent to pg-boss in one statement
+    // (runs.startScheduled): the tick's cost hardly grows with the burst, so it takes no cores
+    // from the runs it queues.
+    for (let i = 0; i < free.length; i += CLAIM_BATCH) {
+      const batch = free.slice(i, i + CLAIM_BATCH);
+      let created: Awaited<ReturnType<typeof runs.startScheduled>>;
+      try {
+        created = await runs.startScheduled(batch, queue !== undefined);
+      } catch (error) {
+        log.warn({ err: error, processes: batch.length }, 'scheduled runs could not start');
         continue;
       }
-      try {
-        await executions.start(processId, 'schedule');
-        started += 1;
-      } catch (error) {
-        log.warn({ err: error, processId }, 'scheduled run could not start');
+      if (created.length < batch.length) {
+        log.info({ skipped: batch.length - created.length }, 'scheduled runs skipped: those processes started meanwhile');
+      }
+      if (queue) {
+        try {
+          await enqueueExecutions(queue, created);
+          started += created.length;
+          continue;
+        } catch (error) {
+          log.warn({ err: error, runs: created.length }, 'scheduled runs not queued together: queued one by one');
+        }
+      }
+      // Without the queue (tests run the engine by hand), or when the batch's statement failed:
+      // each run through the service's enqueue, which ends a run it cannot queue in error.
+      for (const run of created) {
+        try {
+          await executions.resume(run.executionId, run.processId);
+          started += 1;
+        } catch (error) {
+          log.warn({ err: error, processId: run.processId }, 'scheduled run could not start');
+        }
       }
     }
     if (started > 0) log.info({ started, queueMs: Math.round(performance.now() - queueStarted) }, 'scheduled runs queued');

@@ -393,6 +393,8 @@ export function createYoutubePublisher(
     signal?: AbortSignal;
     /** A proxy every request goes through: http://, https:// or socks5:// (see proxyDispatcher). */
     proxyUrl?: string;
+    /** Bytes YouTube has kept of `total`, after each chunk it acknowledges. */
+    onProgress?(received: number, total: number): void;
   }): Promise<{ videoId: string }> {
     const { signal } = input;
     const total = (await fs.stat(input.file)).size;
@@ -421,9 +423,13 @@ export function createYoutubePublisher(
             const data = await readSlice(file, offset, end - offset + 1);
             step = await putSession(auth, session, `bytes ${offset}-${end}/${total}`, data, signal);
           }
-          if (step.videoId !== null) return { videoId: step.videoId };
+          if (step.videoId !== null) {
+            input.onProgress?.(total, total);
+            return { videoId: step.videoId };
+          }
           const progressed = offset === null || step.received > offset;
           offset = step.received;
+          input.onProgress?.(offset, total);
           if (progressed) {
             failures = 0;
             continue;

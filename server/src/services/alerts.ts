@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { alertsSent, notificationSettings, processes, users } from '../db/schema';
 import { unprocessable } from '../errors';
@@ -143,22 +143,33 @@ export function createAlertService(deps: AlertServiceDeps) {
     return get(userId);
   }
 
-  const wanted = (settings: NotificationSettingsDto, cause: AlertCause) =>
-    ({ run_failed: settings.run_failed, authorization: settings.authorization, quota: settings.quota, review: settings.review })[
-      cause
-    ];
-
   /**
    * Something needs the owner: queued (once per cause, process and UTC day, and only when the owner
    * wants that cause). Answers whether an alert went out now.
    */
   async function notify(job: AlertJob): Promise<boolean> {
-    const settings = await get(job.userId);
-    if (!wanted(settings, job.cause)) return false;
-    const day = now().toISOString().slice(0, 10);
+    // One statement, called after every failed run: the day's key is recorded only when the owner
+    // wants this cause (no settings row: the defaults) and it was not sent today. Nothing is read
+    // or decrypted beside it (the webhook is the delivery's business).
+    const wantedColumn = {
+      run_failed: notificationSettings.runFailed,
+      authorization: notificationSettings.authorization,
+      quota: notificationSettings.quota,
+      review: notificationSettings.review,
+    }[job.cause];
+    const byDefault = {
+      run_failed: DEFAULTS.runFailed,
+      authorization: DEFAULTS.authorization,
+      quota: DEFAULTS.quota,
+      review: DEFAULTS.review,
+    }[job.cause];
+    const at = now();
     const inserted = await db
       .insert(alertsSent)
-      .values({ userId: job.userId, processId: job.processId, cause: job.cause, day, createdAt: now() })
+      .select(
+        sql`select ${job.userId}::uuid, ${job.processId}::uuid, ${job.cause}, ${at.toISOString().slice(0, 10)}, ${at.toISOString()}::timestamptz
+          where coalesce((select ${wantedColumn} from ${notificationSettings} where ${notificationSettings.userId} = ${job.userId}), ${byDefault})`,
+      )
       .onConflictDoNothing()
       .returning({ cause: alertsSent.cause });
     if (inserted.length === 0) return false;
@@ -207,21 +218,28 @@ export function createAlertService(deps: AlertServiceDeps) {
 
   /** The job: the email and the webhook of one alert. */
   async function deliver(job: AlertJob): Promise<void> {
-    const [user] = await db
-      .select({ name: users.name, email: users.email, language: users.language })
+    // The owner, the process's name and the webhook in one statement (one alert per failed run).
+    const [found] = await db
+      .select({
+        user: { name: users.name, email: users.email, language: users.language },
+        processName: processes.name,
+        webhookUrl: notificationSettings.webhookUrl,
+        webhookSecretEnc: notificationSettings.webhookSecretEnc,
+      })
       .from(users)
+      .innerJoin(processes, eq(processes.id, job.processId))
+      .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))
       .where(eq(users.id, job.userId));
-    const [process] = await db.select({ name: processes.name }).from(processes).where(eq(processes.id, job.processId));
-    if (!user || !process) return;
-    const { subject, text } = compose(job, user, process.name);
+    if (!found) return;
+    const { user, processName, webhookUrl, webhookSecretEnc } = found;
+    const { subject, text } = compose(job, user, processName);
     await deps.mailer.send({ to: user.email, subject, text });
-    const row = await settingsRow(job.userId);
-    if (row?.webhookUrl) {
-      await postWebhook(row.webhookUrl, secrets.tryOpen(row.webhookSecretEnc), {
+    if (webhookUrl) {
+      await postWebhook(webhookUrl, secrets.tryOpen(webhookSecretEnc), {
         text: `${subject}\n${text}`,
         content: `${subject}\n${text}`.slice(0, 2000),
         event: job.cause,
-        process: { id: job.processId, name: process.name },
+        process: { id: job.processId, name: processName },
         execution_id: job.executionId ?? null,
         sent_at: now().toISOString(),
       }).catch((error: unknown) => deps.log?.(error, 'alert webhook failed'));

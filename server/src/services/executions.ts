@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, count, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../db';
-import { executions, processes } from '../db/schema';
+import { executions, processes, type StepProgress } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
 import type { Language, MessageKey, MessageParams } from '../messages';
 import type { MediaStorage } from '../providers/mediaStorage';
@@ -70,6 +70,8 @@ export interface ExecutionDto {
   video_duration_seconds: number | null;
   /** What the reader should know that did not stop the run, in their language. */
   warnings: string[];
+  /** How far the current step is while running (chapters narrated, images made, render or upload percent). */
+  progress: StepProgress | null;
   created_at: string;
 }
 
@@ -237,6 +239,7 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       warnings: storedWarnings(row.checkpoint.warnings).map(
         (warning) => describeError(warning.key, warning.params, warning.key, into) ?? '',
       ),
+      progress: row.status === 'running' ? (row.progress ?? null) : null,
       created_at: row.createdAt.toISOString(),
     };
   }

@@ -236,6 +236,33 @@ describe('execution status dialog', () => {
     expect(within(dialog).getByText('Upload refused')).toBeInTheDocument();
   });
 
+  it.each([
+    [3, { unit: 'chapters', done: 3, total: 5 }, 'Generating audios', 'In progress · 3 of 5 chapters narrated', 'en'],
+    [4, { unit: 'images', done: 2, total: 10 }, 'Generating images', 'In progress · 2 of 10 images made', 'en'],
+    [5, { unit: 'percent', done: 42, total: 100 }, 'Generating video', 'In progress · 42% rendered', 'en'],
+    [6, { unit: 'percent', done: 70, total: 100 }, 'Publishing video', 'In progress · 70% uploaded', 'en'],
+    [3, { unit: 'chapters', done: 1, total: 4 }, 'Gerando áudios', 'Em andamento · 1 de 4 capítulos narrados', 'pt'],
+  ] as const)('shows how far step %i is within it (%j)', async (current, progress, label, text, language) => {
+    const busy = { ...running, execution_step: current };
+    const { user } = renderProcesses(
+      {
+        'GET /processes/': processList(busy),
+        'GET /executions/ex-3': reply(200, executionFixture({ id: 'ex-3', process_id: 'p-3', current_step: current, progress })),
+      },
+      { language },
+    );
+    const card = await screen.findByRole('article', { name: 'Busy one' });
+    const details =
+      language === 'pt' ? 'Em execução: ver o andamento de Busy one' : 'Running: show the execution status of Busy one';
+    await user.click(within(card).getByRole('button', { name: details }));
+    const dialog = await screen.findByRole('dialog', {
+      name: language === 'pt' ? 'Execução de “Busy one”' : 'Execution of “Busy one”',
+    });
+    await waitFor(() =>
+      expect(within(step(dialog, label, language === 'pt' ? 'Etapas' : 'Steps')).getByText(text)).toBeInTheDocument(),
+    );
+  });
+
   it('keeps the dialog open with the reason when a retry is refused', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user } = renderProcesses({

@@ -158,6 +158,17 @@ function cancelledText(t: TFunction<['processes', 'common']>, execution: Executi
   });
 }
 
+/** How far the running step is, in words: "3 of 5 chapters narrated", "42% rendered"; null when unknown. */
+function stepProgressText(t: TFunction<['processes', 'common']>, key: string, progress: Execution['progress'] | undefined) {
+  if (!progress || progress.total <= 0) return null;
+  const values = { done: progress.done, total: progress.total };
+  if (progress.unit === 'chapters') return t('execution.stepProgress.chapters', values);
+  if (progress.unit === 'images') return t('execution.stepProgress.images', values);
+  if (key === 'generating_video') return t('execution.stepProgress.generating_video', values);
+  if (key === 'publishing_video') return t('execution.stepProgress.publishing_video', values);
+  return t('execution.stepProgress.percent', values);
+}
+
 function StepIcon({ status }: { status: string }) {
   if (status === 'done') return <CheckCircle color="success" />;
   if (status === 'running') return <CircularProgress size={20} aria-hidden />;
@@ -412,7 +423,13 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
             <List dense aria-label={t('execution.steps')}>
               {view.steps.map((step, index) => {
                 const status = isOneOf(STEP_STATUSES, step.status) ? t(`execution.stepStatus.${step.status}`) : step.status;
-                const detail = step.durationMs !== null ? `${status} · ${formatDuration(step.durationMs, locale)}` : status;
+                const within = step.status === 'running' && running ? stepProgressText(t, step.key, current?.progress) : null;
+                const detail =
+                  step.durationMs !== null
+                    ? `${status} · ${formatDuration(step.durationMs, locale)}`
+                    : within
+                      ? `${status} · ${within}`
+                      : status;
                 return (
                   <ListItem
                     key={`${index}-${step.key}`}

@@ -46,6 +46,7 @@ export function executionFixture(overrides: Partial<Execution> = {}): Execution 
     thumbnail_url: null,
     video_duration_seconds: null,
     warnings: [],
+    progress: null,
     created_at: '2025-03-07T12:00:00.000Z',
     ...overrides,
   };

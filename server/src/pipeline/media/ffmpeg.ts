@@ -263,6 +263,8 @@ export interface RunOptions {
   binary?: string;
   /** Told the child's pid once it started (benchmarks read /proc/<pid>). */
   onSpawn?: (pid: number) => void;
+  /** ffmpeg only: told how many seconds of output are written, as ffmpeg's `-progress` reports it. */
+  onProgress?: (seconds: number) => void;
 }
 
 interface SpawnResult {
@@ -285,7 +287,7 @@ function spawnCollect(binary: string, args: string[], opts: RunOptions & { colle
     }
     const child = spawn(binary, args, {
       cwd: opts.cwd,
-      stdio: ['ignore', opts.collectStdout ? 'pipe' : 'ignore', 'pipe'],
+      stdio: ['ignore', opts.collectStdout || opts.onProgress ? 'pipe' : 'ignore', 'pipe'],
       windowsHide: true,
     });
     let stderr = '';
@@ -314,7 +316,20 @@ function spawnCollect(binary: string, args: string[], opts: RunOptions & { colle
     child.stderr?.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
     });
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    if (opts.onProgress) {
+      // `-progress pipe:1`: key=value lines; out_time_us (out_time_ms in ffmpeg 4, also microseconds).
+      const report = opts.onProgress;
+      let pending = '';
+      child.stdout?.setEncoding('utf8');
+      child.stdout?.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const match = /^out_time_(?:us|ms)=(\d+)\s*$/.exec(line);
+          if (match) report(Number(match[1]) / 1e6);
+        }
+      });
+    } else child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.on('spawn', () => {
       if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     });
@@ -352,7 +367,8 @@ function spawnCollect(binary: string, args: string[], opts: RunOptions & { colle
  */
 export async function runFfmpeg(args: string[], opts: RunOptions = {}): Promise<{ stderr: string }> {
   const binary = opts.binary ?? (await resolveMediaTools()).ffmpeg.path;
-  const { stderr } = await spawnCollect(binary, ['-hide_banner', '-nostdin', '-nostats', '-y', ...args], opts);
+  const progress = opts.onProgress ? ['-progress', 'pipe:1'] : [];
+  const { stderr } = await spawnCollect(binary, ['-hide_banner', '-nostdin', '-nostats', '-y', ...progress, ...args], opts);
   return { stderr };
 }
 

@@ -79,6 +79,8 @@ export interface RenderSegment {
 export interface RenderInput {
   /** Folder for temporary files (subtitle file, filter graph); created if missing. */
   workDir: string;
+  /** Told how much of the video is encoded, 0 to 1, as ffmpeg reports it (the join of passes is not counted). */
+  onProgress?: (fraction: number) => void;
   /** The .mp4 to write; only ever appears complete (written under a temporary name, then renamed). */
   output: string;
   /** The .jpg thumbnail (1280x720, from the first image, with the title drawn if given). */
@@ -373,6 +375,8 @@ interface PassContext {
   signal?: AbortSignal;
   /** Milliseconds left before the render's deadline. */
   remainingMs: () => number;
+  /** Told the seconds of output this pass has written. */
+  onPassProgress?: (seconds: number) => void;
 }
 
 /**
@@ -400,7 +404,13 @@ async function encodePass(
   if (audio) args.push(...audioArgs(ctx.settings), '-movflags', '+faststart');
   else args.push('-an');
   args.push('-f', 'mp4', ffmpegFileArg(output));
-  await runFfmpeg(args, { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg });
+  await runFfmpeg(args, {
+    cwd: ctx.workDir,
+    timeoutMs: ctx.remainingMs(),
+    signal: ctx.signal,
+    binary: ctx.ffmpeg,
+    ...(ctx.onPassProgress ? { onProgress: ctx.onPassProgress } : {}),
+  });
 }
 
 /**
@@ -498,12 +508,20 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     });
     await fs.mkdir(path.dirname(target), { recursive: true });
 
+    // Progress over all passes: the frames of the passes before, plus what this one has written.
+    const totalFrames = passes.reduce((sum, pass) => sum + pass.frames, 0);
+    let framesBefore = 0;
+    const report = input.onProgress;
+    if (report && totalFrames > 0) {
+      ctx.onPassProgress = (seconds) => report(Math.min(1, (framesBefore + seconds * ctx.settings.fps) / totalFrames));
+    }
     if (passes.length === 1) {
       scratch.push(`graph-${id}.txt`);
       await encodePass(passes[0], temporary, input.audio, ctx, `graph-${id}.txt`);
     } else {
       const parts: Array<{ file: string; frames: number }> = [];
       for (const [i, pass] of passes.entries()) {
+        framesBefore = parts.reduce((sum, part) => sum + part.frames, 0);
         const file = `part-${id}-${i}.mp4`;
         scratch.push(file, `graph-${id}-${i}.txt`);
         await encodePass(pass, path.join(workDir, file), null, ctx, `graph-${id}-${i}.txt`);

@@ -4,7 +4,7 @@ import type { MessageKey, MessageParams } from '../../messages';
 import { createElevenLabsClient } from '../../providers/elevenlabs';
 import { assertPublicUrl, isBlockedAddressError, userDispatcher } from '../../lib/egress';
 import { createOpenAIMediaClient } from '../../providers/openaiMedia';
-import { ProviderError } from '../../providers/outbound';
+import { ProviderError, concatWav, parseWav, writeFileAtomic } from '../../providers/outbound';
 import { failureReason } from '../../providers/reasons';
 import { espeakSpeak, espeakVoiceFor } from '../../providers/speech';
 import { StepFailure, warn, type StepContext } from '../context';
@@ -77,6 +77,85 @@ export function narrationText(ctx: StepContext, index: number): string {
   return index === 0 ? `${ctx.checkpoint.texts!.title}.\n\n${chapter}` : chapter;
 }
 
+/** A cloud voice narrates a chapter in pieces of whole sentences of about this many characters. */
+export const NARRATION_PIECE_CHARS = 240;
+/** Pieces of a chapter sent to the voice's provider at once. */
+export const NARRATION_CONCURRENCY = 3;
+
+/**
+ * The chapter's text in pieces of whole sentences (a break after `.`, `!`, `?` or `…` and any
+ * closing quote, followed by white space), each at least NARRATION_PIECE_CHARS long unless it is
+ * the last; `offset` is where each starts in `text`. Every character of `text` but the white space
+ * between pieces is in exactly one piece, so nothing more is billed than the chapter itself.
+ */
+export function narrationPieces(text: string): Array<{ offset: number; text: string }> {
+  const pieces: Array<{ offset: number; text: string }> = [];
+  const ends = /[.!?…]["'”’»)\]]*(\s+)/gu;
+  let start = text.search(/\S/u);
+  if (start < 0) return [];
+  for (let match = ends.exec(text); match; match = ends.exec(text)) {
+    const end = match.index + match[0].length - match[1]!.length;
+    if (end - start >= NARRATION_PIECE_CHARS) {
+      pieces.push({ offset: start, text: text.slice(start, end) });
+      start = match.index + match[0].length;
+    }
+  }
+  const rest = text.slice(start).trimEnd();
+  if (rest) pieces.push({ offset: start, text: rest });
+  return pieces;
+}
+
+const pieceFile = (chapterFile: string, index: number) => chapterFile.replace(/\.wav$/, `.piece-${index + 1}.wav`);
+
+/**
+ * Narrates `text` into `chapterFile` piece by piece (narrationPieces), NARRATION_CONCURRENCY at a
+ * time, then joins the pieces as spoken (each keeps the pauses the voice put around it) and writes
+ * where each piece starts beside it (wordsFile): the subtitles start on those, and share a piece's
+ * time by characters inside it. A piece already on disk (a retry after a failed piece) is kept, so
+ * a retry resumes at the piece that failed and pays for nothing twice.
+ */
+async function narrateInPieces(
+  ctx: StepContext,
+  text: string,
+  chapterFile: string,
+  speakPiece: (text: string, outFile: string) => Promise<void>,
+): Promise<void> {
+  const pieces = narrationPieces(text);
+  if (pieces.length === 0) throw new ProviderError('there is no text to speak', 'invalid_input');
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < pieces.length) {
+      const index = next;
+      next += 1;
+      const file = pieceFile(chapterFile, index);
+      if (await exists(file)) continue;
+      try {
+        await speakPiece(pieces[index]!.text, file);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(NARRATION_CONCURRENCY, pieces.length) }, worker));
+  const rejected = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (rejected) throw rejected.reason;
+
+  const buffers = await Promise.all(pieces.map((_, index) => fs.readFile(pieceFile(chapterFile, index))));
+  const starts: number[] = [];
+  let seconds = 0;
+  for (const buffer of buffers) {
+    starts.push(seconds);
+    const { format, data } = parseWav(buffer);
+    seconds += data.length / (format.blockAlign * format.sampleRate);
+  }
+  await writeFileAtomic(chapterFile, concatWav(buffers));
+  const words = pieces.map((piece, index) => ({ offset: piece.offset, start: starts[index]! }));
+  await fs.writeFile(wordsFile(chapterFile), JSON.stringify(words), 'utf8');
+  await Promise.all(pieces.map((_, index) => fs.rm(pieceFile(chapterFile, index), { force: true })));
+}
+
 /**
  * Step 4: one narration file per chapter with the voice's provider — espeak-ng on this server,
  * OpenAI speech (the user's key) or ElevenLabs (the operator's key). Files already made are kept.
@@ -106,15 +185,22 @@ export async function generatingAudios(ctx: StepContext): Promise<void> {
   for (let index = 0; index < chapters.length; index += 1) {
     const name = `chapter-${index + 1}.wav`;
     if (files[index] === name && (await exists(path.join(ctx.workDir, name)))) continue;
+    await ctx.progress(index, chapters.length, 'chapters');
     const outFile = path.join(ctx.workDir, name);
     const text = narrationText(ctx, index);
     try {
       if (openai) {
-        await openai.speak({ text, voice: voice.providerVoiceId.trim() || DEFAULT_OPENAI_VOICE, outFile });
-        await ctx.recordCall('openai', 'audio.speech');
+        const openaiVoice = voice.providerVoiceId.trim() || DEFAULT_OPENAI_VOICE;
+        await narrateInPieces(ctx, text, outFile, async (piece, file) => {
+          await openai.speak({ text: piece, voice: openaiVoice, outFile: file, signal: ctx.signal });
+          await ctx.recordCall('openai', 'audio.speech');
+        });
       } else if (elevenlabs) {
-        await elevenlabs.speak({ text, voiceId: voice.providerVoiceId.trim(), outFile });
-        await ctx.recordCall('elevenlabs', 'text-to-speech');
+        const voiceId = voice.providerVoiceId.trim();
+        await narrateInPieces(ctx, text, outFile, async (piece, file) => {
+          await elevenlabs.speak({ text: piece, voiceId, outFile: file, signal: ctx.signal });
+          await ctx.recordCall('elevenlabs', 'text-to-speech');
+        });
       } else {
         const spoken = await espeakSpeak({ text, voice: espeakVoiceFor(voice), outFile, signal: ctx.signal });
         // Where every word starts, exactly: what the subtitles are timed from for this voice.
@@ -127,6 +213,7 @@ export async function generatingAudios(ctx: StepContext): Promise<void> {
     files[index] = name;
     ctx.checkpoint.audios = { files };
     await ctx.save();
+    await ctx.progress(index + 1, chapters.length, 'chapters');
   }
   ctx.checkpoint.audios = { files };
 }
@@ -155,6 +242,7 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
       files.push(name);
       continue;
     }
+    await ctx.progress(index, scenes.length, 'images');
     try {
       if (openai) {
         const prompt = `A cinematic, painterly illustration for a narrated story titled "${title}". No text, letters or captions in the image. Scene: ${scene.text.slice(0, 900)}`;
@@ -178,6 +266,7 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
     files.push(name);
     ctx.checkpoint.images = { files, chapterOf: scenes.map((s) => s.chapter), texts: scenes.map((s) => s.text) };
     await ctx.save();
+    await ctx.progress(index + 1, scenes.length, 'images');
   }
   ctx.checkpoint.images = { files, chapterOf: scenes.map((s) => s.chapter), texts: scenes.map((s) => s.text) };
 }

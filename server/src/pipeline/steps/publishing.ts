@@ -116,6 +116,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
         },
         signal: ctx.signal,
         ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
+        onProgress: (received, total) => void ctx.progress(Math.floor((received / total) * 100), 100, 'percent'),
       }));
       await services.publications.recordYoutubeCall(ctx.userId, 'videos.insert', {
         youtubeApiId: credentials.youtubeApiId,

@@ -142,6 +142,7 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       timeoutMs: RENDER_TIMEOUT_MS,
       signal: ctx.signal,
       tools,
+      onProgress: (fraction) => void ctx.progress(Math.floor(fraction * 100), 100, 'percent'),
     });
     if (result.missingGlyphs.length > 0) warn(ctx, 'pipeline.fontsMissing', { characters: result.missingGlyphs.join(' ') });
     // The same cues, as the caption track YouTube gets with the video (step 7).

@@ -80,6 +80,7 @@ export const executionSchema = {
     'thumbnail_url',
     'video_duration_seconds',
     'warnings',
+    'progress',
     'created_at',
   ],
   properties: {
@@ -113,6 +114,15 @@ export const executionSchema = {
     thumbnail_url: nullableString,
     video_duration_seconds: { type: ['number', 'null'] },
     warnings: { type: 'array', items: { type: 'string' } },
+    progress: {
+      type: ['object', 'null'],
+      required: ['unit', 'done', 'total'],
+      properties: {
+        unit: { type: 'string', enum: ['chapters', 'images', 'percent'] },
+        done: { type: 'integer' },
+        total: { type: 'integer' },
+      },
+    },
     created_at: dateTime,
   },
 } as const;
