@@ -19,6 +19,11 @@ export interface FakeOpenAIRequest {
   body: unknown;
   /** The bearer key that came with the request, or null. */
   apiKey: string | null;
+  /**
+   * The request's headers as received (to tell a request without an Authorization header from one
+   * with an empty key). Not enumerable, so records still compare as the four fields above.
+   */
+  readonly headers: http.IncomingHttpHeaders;
 }
 
 export interface FakeChatMessage {
@@ -622,7 +627,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const auth = /^Bearer\s+(.+)$/i.exec(req.headers.authorization?.trim() ?? '');
     const apiKey = auth?.[1]?.trim() || null;
-    requests.push({ method, path, body, apiKey });
+    const request = { method, path, body, apiKey } as FakeOpenAIRequest;
+    requests.push(Object.defineProperty(request, 'headers', { value: { ...req.headers }, enumerable: false }));
 
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (res.destroyed) return;

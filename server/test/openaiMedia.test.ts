@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { FAKE_SECONDS_PER_WORD, countWords, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { startHttpProxy } from '../fakes/proxies';
-import { createOpenAIMediaClient, type OpenAIMediaClient } from '../src/providers/openaiMedia';
+import { closedPort, startHttpProxy } from '../fakes/proxies';
+import { userDispatcher } from '../src/lib/egress';
+import { narrationPieces } from '../src/pipeline/steps/media';
+import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient, type OpenAIMediaClient } from '../src/providers/openaiMedia';
 import { ProviderError } from '../src/providers/outbound';
 
 const KEY = 'sk-test-media-key-0123456789abcdefWXYZ';
@@ -16,7 +19,7 @@ let client: OpenAIMediaClient;
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKeys: [KEY], refusePrompt: (prompt) => prompt.includes('forbidden') });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-openai-media-'));
-  client = createOpenAIMediaClient({ apiKey: KEY, baseUrl: fake.url, timeoutMs: 5_000, maxRetries: 2, backoffBaseMs: 1 });
+  client = createOpenAIMediaClient({ apiKey: KEY, baseUrl: fake.url, timeoutMs: 5_000, maxRetries: 2 });
 });
 afterEach(() => fake.reset());
 afterAll(async () => {
@@ -84,6 +87,17 @@ async function providerError(promise: Promise<unknown>): Promise<ProviderError> 
 
 const expectedSeconds = (text: string) => Math.max(1, countWords(text) * FAKE_SECONDS_PER_WORD);
 
+/** The rejection of a promise that must reject, and how long it took. */
+async function timedRejection(promise: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = Date.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeDefined();
+  return { error, ms: Date.now() - started };
+}
+
 describe('speak', () => {
   test('writes a WAV whose duration matches the text', async () => {
     const text = 'Once upon a time, in a quiet village by the sea, there lived an old fisherman and his cat.';
@@ -102,31 +116,55 @@ describe('speak', () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  test('splits a text over 4096 characters at sentence ends and joins the audio', async () => {
-    const sentences = Array.from({ length: 160 }, (_, i) => `This is sentence number ${i + 1} of a long story.`);
-    const text = sentences.join(' ');
-    expect(text.length).toBeGreaterThan(4096 * 1.5);
-    const outFile = path.join(dir, 'long.wav');
+  test('refuses a text over 4096 characters, and an empty one, before any request', async () => {
+    const text = 'This is a sentence of a story that goes on. '.repeat(100).trim();
+    expect(text.length).toBeGreaterThan(OPENAI_SPEECH_MAX_CHARS);
+    const tooLong = await providerError(client.speak({ text, voice: 'alloy', outFile: path.join(dir, 'long.wav') }));
+    expect(tooLong).toMatchObject({ kind: 'invalid_input', status: undefined });
+    expect(tooLong.message).toMatch(/at most 4096/);
+    const empty = await providerError(client.speak({ text: ' \n ', voice: 'alloy', outFile: path.join(dir, 'empty.wav') }));
+    expect(empty.kind).toBe('invalid_input');
+    expect(fake.requests).toHaveLength(0);
+    expect(fs.existsSync(path.join(dir, 'long.wav'))).toBe(false);
+  });
+
+  test('speaks a text of exactly 4096 characters in one request', async () => {
+    const text = 'word '.repeat(820).slice(0, OPENAI_SPEECH_MAX_CHARS - 1) + '.';
+    expect(text.length).toBe(OPENAI_SPEECH_MAX_CHARS);
+    const outFile = path.join(dir, 'limit.wav');
     await client.speak({ text, voice: 'alloy', outFile });
-    const inputs = fake.requests.map((r) => (r.body as { input: string }).input);
-    expect(inputs.length).toBe(2);
-    for (const input of inputs) {
-      expect(input.length).toBeLessThanOrEqual(4096);
-      expect(input).toMatch(/story\.$/);
-    }
-    expect(inputs.join(' ')).toBe(text);
-    const wav = readWav(outFile);
-    expect(wav.sampleRate).toBe(24_000);
-    const expected = inputs.reduce((sum, input) => sum + Math.round(expectedSeconds(input) * 24_000), 0);
-    expect(wav.samples).toBe(expected);
+    expect(readWav(outFile).seconds).toBeCloseTo(expectedSeconds(text), 2);
+    expect(fake.requests).toHaveLength(1);
   });
 
   test('retries a rate limit, then succeeds', async () => {
-    fake.setFailure(429, 2);
+    fake.setFailure(429, 2, { retryAfterMs: 1 });
     const outFile = path.join(dir, 'retried.wav');
     await client.speak({ text: 'Hello there.', voice: 'alloy', outFile });
     expect(readWav(outFile).seconds).toBeCloseTo(1, 3);
     expect(fake.requests).toHaveLength(3);
+    expect(fake.requests.every((r) => r.path === '/v1/audio/speech' && r.apiKey === KEY)).toBe(true);
+  });
+
+  test('retries server errors, then succeeds', async () => {
+    fake.setFailure(500, 2, { retryAfterMs: 1 });
+    const outFile = path.join(dir, 'retried-500.wav');
+    await client.speak({ text: 'Hello again.', voice: 'alloy', outFile });
+    expect(readWav(outFile).sampleRate).toBe(24_000);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  test('a server error that outlasts the retries is ProviderError api_error with its status', async () => {
+    fake.setFailure(503, 3, { retryAfterMs: 1, message: 'The engine is currently overloaded.' });
+    const error = await providerError(client.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'busy.wav') }));
+    expect(error).toMatchObject({ kind: 'api_error', status: 503, message: '503 The engine is currently overloaded.' });
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  test('an HTML error page is ProviderError with its text, not its markup', async () => {
+    fake.setFailure(400, 1, { rawBody: '<html><body><h1>Bad request</h1> from the gateway</body></html>' });
+    const error = await providerError(client.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'html.wav') }));
+    expect(error).toMatchObject({ kind: 'invalid_input', status: 400, message: '400 Bad request from the gateway' });
   });
 
   test('a refused key is ProviderError invalid_key without the key', async () => {
@@ -136,6 +174,14 @@ describe('speak', () => {
     expect(JSON.stringify({ message: error.message, stack: error.stack })).not.toContain(WRONG_KEY);
     expect(fs.existsSync(path.join(dir, 'never.wav'))).toBe(false);
     await wrong.close();
+  });
+
+  test('an answer that quotes the key never puts it in the error', async () => {
+    fake.setFailure(400, 1, { message: `The key ${KEY} may not use this voice.` });
+    const error = await providerError(client.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'quoted.wav') }));
+    expect(error).toMatchObject({ kind: 'invalid_input', status: 400 });
+    expect(error.message).toBe('400 The key *** may not use this voice.');
+    expect(JSON.stringify({ message: error.message, stack: error.stack })).not.toContain(KEY);
   });
 
   test('an exhausted quota is ProviderError quota, not retried', async () => {
@@ -157,11 +203,146 @@ describe('speak', () => {
     try {
       await proxied.speak({ text: 'Through the proxy.', voice: 'alloy', outFile: path.join(dir, 'proxied.wav') });
       expect(proxy.tunnels).toEqual([`127.0.0.1:${fake.port}`]);
+      expect(proxy.requests).toEqual([`POST 127.0.0.1:${fake.port}/v1/audio/speech`]);
       expect(fake.requests).toHaveLength(1);
+      expect(readWav(path.join(dir, 'proxied.wav')).sampleRate).toBe(24_000);
     } finally {
       await proxied.close();
       await proxy.close();
     }
+  });
+
+  test('a proxy refusing the credentials is ProviderError unreachable, not retried', async () => {
+    const proxy = await startHttpProxy({ username: 'u', password: 'right' });
+    const refused = createOpenAIMediaClient({
+      apiKey: KEY,
+      baseUrl: fake.url,
+      proxyUrl: `http://u:wrong@127.0.0.1:${proxy.port}`,
+      maxRetries: 4,
+    });
+    try {
+      const { error, ms } = await timedRejection(
+        refused.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'refused.wav') }),
+      );
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ kind: 'unreachable', message: 'could not reach the server (the proxy answered 407)' });
+      expect(proxy.refusals).toBe(1);
+      // Four retries would wait at least 0.5 + 1 + 2 + 4 s, less a quarter of jitter.
+      expect(ms).toBeLessThan(3_000);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await refused.close();
+      await proxy.close();
+    }
+  });
+
+  test('uses a given dispatcher for every request, and close() leaves it open', async () => {
+    const seen: string[] = [];
+    const agent = new Agent();
+    const recording = agent.compose((dispatch) => (opts, handler) => {
+      seen.push(`${opts.method} ${String(opts.origin)}${opts.path}`);
+      return dispatch(opts, handler);
+    });
+    const given = createOpenAIMediaClient({ apiKey: KEY, baseUrl: fake.url, dispatcher: recording });
+    try {
+      await given.speak({ text: 'Through my dispatcher.', voice: 'alloy', outFile: path.join(dir, 'given.wav') });
+      expect(seen).toEqual([`POST http://127.0.0.1:${fake.port}/v1/audio/speech`]);
+      await given.close();
+      const still = await undiciFetch(`${fake.url}/models`, {
+        dispatcher: recording,
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      expect(still.status).toBe(200);
+      await still.arrayBuffer();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  test('an address the egress guard refuses is ProviderError blocked, at once and not retried', async () => {
+    const guarded = createOpenAIMediaClient({
+      apiKey: KEY,
+      baseUrl: fake.url,
+      dispatcher: userDispatcher({ allowPrivate: false })!,
+      maxRetries: 4,
+    });
+    const { error, ms } = await timedRejection(
+      guarded.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'blocked.wav') }),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'blocked', message: 'this address is not allowed' });
+    expect(ms).toBeLessThan(3_000);
+    expect(fake.requests).toHaveLength(0);
+    await guarded.close();
+  });
+
+  test('a server that refuses connections is ProviderError unreachable with the code, after the retries', async () => {
+    const port = await closedPort();
+    const nowhere = createOpenAIMediaClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 1 });
+    const error = await providerError(nowhere.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'nowhere.wav') }));
+    expect(error).toMatchObject({ kind: 'unreachable', message: 'could not reach the server (ECONNREFUSED)' });
+    await nowhere.close();
+  });
+
+  test("the caller's abort stops a request at once, with its reason", async () => {
+    fake.setDelay(3_000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled by the user')), 100);
+    const outFile = path.join(dir, 'aborted.wav');
+    const { error, ms } = await timedRejection(
+      client.speak({ text: 'Hello.', voice: 'alloy', outFile, signal: controller.signal }),
+    );
+    expect(error).toEqual(new Error('cancelled by the user'));
+    expect(ms).toBeLessThan(2_000);
+    expect(fake.requests).toHaveLength(1);
+    expect(fs.existsSync(outFile)).toBe(false);
+  });
+
+  test("the caller's abort stops the wait before a retry too", async () => {
+    // The client waits what retry-after-ms asks (2 s here) before its next attempt.
+    fake.setFailure(503, 5, { retryAfterMs: 2_000 });
+    const controller = new AbortController();
+    const outFile = path.join(dir, 'aborted-wait.wav');
+    const speaking = client.speak({ text: 'Hello.', voice: 'alloy', outFile, signal: controller.signal });
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    setTimeout(() => controller.abort(new Error('stopped while waiting')), 50);
+    const { error, ms } = await timedRejection(speaking);
+    expect(error).toEqual(new Error('stopped while waiting'));
+    expect(ms).toBeLessThan(1_500);
+    // The client's own timer cannot be cancelled: once it runs out, the client sees the abort and
+    // sends nothing more. Waited for here, so that nothing outlives the test.
+    await new Promise((resolve) => setTimeout(resolve, 2_100 - ms));
+    expect(fake.requests).toHaveLength(1);
+    expect(fs.existsSync(outFile)).toBe(false);
+  });
+});
+
+describe('without a key', () => {
+  test('sends no Authorization header at all, to speech and images', async () => {
+    const local = await startFakeOpenAI({ keyless: true, speechModels: ['kokoro'], imageModels: ['dall-e-3'] });
+    const keyless = createOpenAIMediaClient({ baseUrl: local.url, speechModel: 'kokoro', imageModel: 'dall-e-3' });
+    try {
+      await keyless.speak({ text: 'A local voice.', voice: 'alloy', outFile: path.join(dir, 'local.wav') });
+      await keyless.image({ prompt: 'A local lighthouse', outFile: path.join(dir, 'local.png') });
+      expect(readWav(path.join(dir, 'local.wav')).sampleRate).toBe(24_000);
+      expect(readPng(path.join(dir, 'local.png'))).toEqual({ width: 1792, height: 1024 });
+      expect(local.requests.map((r) => r.path)).toEqual(['/v1/audio/speech', '/v1/images/generations']);
+      for (const request of local.requests) {
+        expect(request.apiKey).toBeNull();
+        expect(request.headers).not.toHaveProperty('authorization');
+      }
+    } finally {
+      await keyless.close();
+      await local.close();
+    }
+  });
+
+  test('a server that wants a key refuses it: ProviderError invalid_key', async () => {
+    const keyless = createOpenAIMediaClient({ baseUrl: fake.url, maxRetries: 0 });
+    const error = await providerError(keyless.speak({ text: 'Hello.', voice: 'alloy', outFile: path.join(dir, 'nokey.wav') }));
+    expect(error).toMatchObject({ kind: 'invalid_key', status: 401, message: 'invalid key' });
+    expect(fake.requests[0]!.headers).not.toHaveProperty('authorization');
+    await keyless.close();
   });
 });
 
@@ -188,10 +369,10 @@ describe('image', () => {
 
   test('downloads an image answered as a URL, without sending the key there', async () => {
     const urls = await startFakeOpenAI({ apiKeys: [KEY], imageUrls: true });
-    const urlClient = createOpenAIMediaClient({ apiKey: KEY, baseUrl: urls.url, backoffBaseMs: 1 });
+    const urlClient = createOpenAIMediaClient({ apiKey: KEY, baseUrl: urls.url });
     try {
       const outFile = path.join(dir, 'downloaded.png');
-      urls.setFailure(503, 1); // the download is retried like any request
+      urls.setFailure(503, 1, { retryAfterMs: 1 }); // a failed request is retried
       await urlClient.image({ prompt: 'A lighthouse in fog', outFile });
       expect(readPng(outFile)).toEqual({ width: 1536, height: 1024 });
       const paths = urls.requests.map((r) => `${r.method} ${r.path} ${r.apiKey ?? 'no key'}`);
@@ -199,8 +380,29 @@ describe('image', () => {
       expect(paths[1]).toMatch(/^POST \/v1\/images\/generations /);
       expect(paths.slice(2)).toHaveLength(1);
       expect(paths[2]).toMatch(/^GET \/fake-files\/[0-9a-f]+\.png no key$/);
+      expect(urls.requests[2]!.headers).not.toHaveProperty('authorization');
     } finally {
       await urlClient.close();
+      await urls.close();
+    }
+  });
+
+  test('downloads an image answered as a URL through the proxy too', async () => {
+    const urls = await startFakeOpenAI({ apiKeys: [KEY], imageUrls: true });
+    const proxy = await startHttpProxy();
+    const proxied = createOpenAIMediaClient({ apiKey: KEY, baseUrl: urls.url, proxyUrl: `http://127.0.0.1:${proxy.port}` });
+    try {
+      const outFile = path.join(dir, 'downloaded-proxied.png');
+      await proxied.image({ prompt: 'A lighthouse through the proxy', outFile });
+      expect(readPng(outFile)).toEqual({ width: 1536, height: 1024 });
+      expect(proxy.requests).toEqual([
+        `POST 127.0.0.1:${urls.port}/v1/images/generations`,
+        expect.stringMatching(new RegExp(`^GET 127\\.0\\.0\\.1:${urls.port}/fake-files/[0-9a-f]+\\.png$`)),
+      ]);
+      expect(urls.requests.map((r) => r.apiKey)).toEqual([KEY, null]);
+    } finally {
+      await proxied.close();
+      await proxy.close();
       await urls.close();
     }
   });
@@ -225,5 +427,43 @@ describe('image', () => {
     const error = await providerError(slow.image({ prompt: 'A slow tree', outFile: path.join(dir, 'slow.png') }));
     expect(error.kind).toBe('unreachable');
     await slow.close();
+  });
+});
+
+describe('narration pieces fit one speech request', () => {
+  test('a sentence longer than the limit is cut at white space, nothing lost', () => {
+    const long = `${Array.from({ length: 1500 }, (_, i) => `word${i}`).join(' ')}.`;
+    const text = `A short opening sentence. ${long} And a short ending.`;
+    expect(long.length).toBeGreaterThan(2 * OPENAI_SPEECH_MAX_CHARS);
+    const pieces = narrationPieces(text);
+    // The long sentence in (at least) three pieces, then the last sentence.
+    expect(pieces.length).toBeGreaterThanOrEqual(4);
+    for (const piece of pieces) {
+      expect(piece.text.length).toBeLessThanOrEqual(OPENAI_SPEECH_MAX_CHARS);
+      expect(text.slice(piece.offset, piece.offset + piece.text.length)).toBe(piece.text);
+      expect(piece.text).toMatch(/^\S.*\S$/s);
+    }
+    // Cut between words, every word kept once.
+    expect(pieces.map((p) => p.text).join(' ')).toBe(text);
+    expect(pieces[0]!.text).toMatch(/^A short opening sentence\. word0 .* word\d+$/);
+    expect(pieces.at(-1)!.text).toBe('And a short ending.');
+  });
+
+  test('a text without white space is cut at the limit, never inside a surrogate pair', () => {
+    const text = '𝄞'.repeat(300); // 600 UTF-16 units, no sentence end
+    const pieces = narrationPieces(text, 101);
+    expect(pieces.map((p) => p.text.length)).toEqual([100, 100, 100, 100, 100, 100]);
+    expect(pieces.map((p) => p.offset)).toEqual([0, 100, 200, 300, 400, 500]);
+    expect(pieces.map((p) => p.text).join('')).toBe(text);
+  });
+
+  test('every piece of a long chapter is spoken in one request', async () => {
+    const text = `${Array.from({ length: 1000 }, (_, i) => `and then ${i}`).join(' ')}. The end.`;
+    const pieces = narrationPieces(text);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const [index, piece] of pieces.entries()) {
+      await client.speak({ text: piece.text, voice: 'alloy', outFile: path.join(dir, `piece-${index}.wav`) });
+    }
+    expect(fake.requests.map((r) => (r.body as { input: string }).input)).toEqual(pieces.map((p) => p.text));
   });
 });

@@ -8,9 +8,11 @@ import { isBlockedAddressError } from '../lib/egress';
 
 /**
  * The plumbing shared by the outbound media clients (OpenAI speech and images, ElevenLabs):
- * requests through an optional proxy with a per-attempt time-out and retries with backoff, the
- * ProviderError every client throws (never carrying the API key), and the small file helpers those
- * clients need (sentence splitting, WAV parsing and joining, atomic writes).
+ * proxies, requests with a per-attempt time-out and retries with backoff (`fetchWithRetry`, for the
+ * clients that make their own requests; the OpenAI one leaves that to the official `openai`
+ * package), the ProviderError every client throws (never carrying the API key) and how network
+ * failures and error answers map to it, and the small file helpers those clients need (sentence
+ * splitting, WAV parsing and joining, atomic writes).
  *
  * Requests use undici's `fetch` (the package, not Node's global), so a `dispatcher` (a proxy's
  * agent, see proxyDispatcher) can be given per request; the types below are undici's too.
@@ -377,10 +379,43 @@ function isFinalSocksFailure(failure: SocksFailure): boolean {
   return failure.step !== 'connect' && failure.step !== 'closed' && failure.step !== 'timeout';
 }
 
-/** True when a 429 says the account is out of credits, not just too fast: retrying cannot help. */
-function isQuotaText(text: string): boolean {
+/** True when an error answer's text says the account is out of credits, not just too fast: retrying cannot help. */
+export function isQuotaText(text: string): boolean {
   const parsed = parseErrorBody(text);
   return parsed.code === 'insufficient_quota' || parsed.code === 'quota_exceeded';
+}
+
+/** The failure of an attempt that got no answer within `timeoutMs`. */
+export function timeoutFailure(timeoutMs: number): ProviderError {
+  return new ProviderError(`could not reach the server (no answer within ${timeoutMs} ms)`, 'unreachable');
+}
+
+/**
+ * What a failed `fetch` (undici's, which rejects with TypeError 'fetch failed' and the cause) means
+ * for a media client: `blocked` for an address a user may not reach (lib/egress), else `unreachable`
+ * with the proxy's refusal, the SOCKS5 failure or the network's error code (never a free text, which
+ * could quote the proxy's credentials). `final` when another attempt would meet the same answer (a
+ * blocked address, a proxy refusing the credentials or the target, a server that is not SOCKS5).
+ * Undefined for anything else (a malformed request: a bug, not a network failure).
+ */
+export function connectionFailure(error: unknown): { error: ProviderError; final: boolean } | undefined {
+  if (isBlockedAddressError(error)) {
+    // A user's URL that leads to a private address: the same answer every time.
+    return { error: new ProviderError('this address is not allowed', 'blocked'), final: true };
+  }
+  if (!(error instanceof TypeError && error.message === 'fetch failed')) return undefined;
+  const refused = proxyRefusal(error);
+  if (refused !== undefined) {
+    // The proxy said no (bad credentials, forbidden target): the same answer next time.
+    return { error: new ProviderError(`could not reach the server (the proxy answered ${refused})`, 'unreachable'), final: true };
+  }
+  const socks = socksProxyErrorOf(error);
+  if (socks && isFinalSocksFailure(socks.failure)) {
+    // Likewise for a SOCKS5 proxy: refused credentials, a refused target, not a SOCKS5 server.
+    return { error: new ProviderError(`could not reach the server (${socks.message})`, 'unreachable'), final: true };
+  }
+  const code = networkCode(error);
+  return { error: new ProviderError(`could not reach the server${code ? ` (${code})` : ''}`, 'unreachable'), final: false };
 }
 
 /**
@@ -422,26 +457,13 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
       if (callerSignal?.aborted) throw callerSignal.reason;
       let failure: ProviderError;
       if (timeout.aborted) {
-        failure = new ProviderError(`could not reach the server (no answer within ${opts.timeoutMs} ms)`, 'unreachable');
-      } else if (isBlockedAddressError(error)) {
-        // A user's URL that leads to a private address: the same answer every time.
-        throw new ProviderError('this address is not allowed', 'blocked');
-      } else if (error instanceof TypeError && error.message === 'fetch failed') {
-        const refused = proxyRefusal(error);
-        if (refused !== undefined) {
-          // The proxy said no (bad credentials, forbidden target): the same answer next time.
-          throw new ProviderError(`could not reach the server (the proxy answered ${refused})`, 'unreachable');
-        }
-        const socks = socksProxyErrorOf(error);
-        if (socks && isFinalSocksFailure(socks.failure)) {
-          // Likewise for a SOCKS5 proxy: refused credentials, a refused target, not a SOCKS5 server.
-          throw new ProviderError(`could not reach the server (${socks.message})`, 'unreachable');
-        }
-        const code = networkCode(error);
-        failure = new ProviderError(`could not reach the server${code ? ` (${code})` : ''}`, 'unreachable');
+        failure = timeoutFailure(opts.timeoutMs);
       } else {
+        const network = connectionFailure(error);
         // Not a network failure (a malformed URL or request): a bug, not worth retrying.
-        throw error;
+        if (!network) throw error;
+        if (network.final) throw network.error;
+        failure = network.error;
       }
       if (!retriesLeft) throw failure;
       wait = backoffMs(attempt, baseMs);
@@ -454,7 +476,10 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
  * Reads a whole answer from `fetchWithRetry`. A time-out or broken connection while reading
  * becomes ProviderError `unreachable`; the caller's abort rejects with its reason.
  */
-export async function readResponseBytes(response: Response, signal?: AbortSignal): Promise<Buffer> {
+export async function readResponseBytes(
+  response: { arrayBuffer(): Promise<ArrayBuffer> },
+  signal?: AbortSignal,
+): Promise<Buffer> {
   try {
     return Buffer.from(await response.arrayBuffer());
   } catch (error) {
@@ -530,16 +555,28 @@ function parseErrorBody(text: string): ParsedErrorBody {
  * part of the key).
  */
 export async function providerErrorFromResponse(response: Response, apiKey: string | undefined): Promise<ProviderError> {
-  let text = '';
+  return providerErrorFromBody(response.status, response.statusText, await errorBodyText(response), apiKey);
+}
+
+/** The text of an error answer, its first 64 KiB; empty when it cannot be read (the status alone says enough). */
+export async function errorBodyText(response: Response): Promise<string> {
   try {
     const bytes = await readResponseBytes(response);
-    text = bytes.subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
+    return bytes.subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
   } catch {
-    // The status alone says enough.
+    return '';
   }
-  const { status } = response;
+}
+
+/** `providerErrorFromResponse` for an answer already read: its status, status text and body text. */
+export function providerErrorFromBody(
+  status: number,
+  statusText: string | undefined,
+  text: string,
+  apiKey: string | undefined,
+): ProviderError {
   const parsed = parseErrorBody(text);
-  const reason = scrubSecret(parsed.message ?? response.statusText ?? '', apiKey).trim();
+  const reason = scrubSecret(parsed.message ?? statusText ?? '', apiKey).trim();
   const message = `${status}${reason ? ` ${reason}` : ''}`.slice(0, MAX_REASON_LENGTH);
   if (parsed.code === 'insufficient_quota' || parsed.code === 'quota_exceeded') {
     return new ProviderError(message, 'quota', status);
