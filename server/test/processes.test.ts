@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { executions, processes, users } from '../src/db/schema';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from '../src/services/processes';
+import { pcmToWav } from '../src/providers/outbound';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
 let ctx: TestContext;
@@ -206,6 +207,10 @@ describe('create', () => {
       next_execution: new Date(at.getTime() + 3 * DAY_MS).toISOString(),
       publication_time: '09:00',
       publish_mode: 'auto',
+      format: 'video',
+      music_id: null,
+      music_name: null,
+      music_active: null,
       last_error: null,
       latest_execution_id: null,
       needs: [],
@@ -483,6 +488,86 @@ describe('toggle and turning on', () => {
         'Fill in what this process needs before turning it on: choose a channel; choose a YouTube API configuration; choose a prompt; choose a voice',
     });
     expect((await stored(process.id))!.isActive).toBe(false);
+  });
+});
+
+describe('format and background music', () => {
+  /** Uploads a 6-second tone as the admin; answers the track's id. */
+  async function track(name: string): Promise<string> {
+    const pcm = Buffer.alloc(6 * 22_050 * 2);
+    for (let i = 0; i < pcm.length / 2; i += 1) pcm.writeInt16LE(Math.round(Math.sin(i / 9) * 6000), i * 2);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/music/?name=${encodeURIComponent(name)}&mood=calm`,
+      payload: pcmToWav(pcm, { sampleRate: 22_050 }),
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'audio/wav' },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json().id;
+  }
+
+  test('a Short with music on create; an unknown format, an unknown or switched-off track are 422 and create nothing', async () => {
+    const piano = await track('Piano');
+    const created = await create({ format: 'short', music_id: piano });
+    expect(created).toMatchObject({ format: 'short', music_id: piano, music_name: 'Piano', music_active: true });
+    // Blank means none.
+    expect(await create({ music_id: '' })).toMatchObject({ format: 'video', music_id: null, music_name: null });
+
+    const off = await track('Off');
+    expect((await call(ctx.app, 'PUT', `/api/v1/music/${off}/toggle`, { token: admin })).json().is_active).toBe(false);
+    const before = (await api('GET', '/')).json().total;
+    for (const [overrides, detail] of [
+      [{ format: 'square' }, /must be equal to one of the allowed values|format/i],
+      [{ music_id: '00000000-0000-4000-8000-000000000000' }, /does not exist/],
+      [{ music_id: off }, /switched off/],
+    ] as const) {
+      const response = await api('POST', '/', { body: body(overrides) });
+      expect({ status: response.statusCode, detail: response.json().detail }).toEqual({
+        status: expect.any(Number),
+        detail: expect.stringMatching(detail),
+      });
+      expect([400, 422]).toContain(response.statusCode);
+    }
+    expect((await api('GET', '/')).json().total).toBe(before);
+  });
+
+  test('a track switched off after it was chosen stays (the runs go without it); choosing it anew is refused', async () => {
+    const waltz = await track('Waltz');
+    const process = await create({ music_id: waltz });
+    expect((await call(ctx.app, 'PUT', `/api/v1/music/${waltz}/toggle`, { token: admin })).json().is_active).toBe(false);
+    const listed = (await api('GET', `/${process.id}`)).json();
+    expect(listed).toMatchObject({ music_id: waltz, music_active: false, needs: [] });
+
+    // The form sends the unchanged choice again with another field: accepted.
+    const renamed = await api('PUT', `/${process.id}`, { body: { name: 'Waltz nights', music_id: waltz } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Waltz nights', music_id: waltz });
+
+    const other = await create();
+    const refused = await api('PUT', `/${other.id}`, { body: { music_id: waltz }, headers: { 'accept-language': 'pt' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toBe('A música escolhida está desativada; escolha outra ou nenhuma');
+
+    // None, and a Short, as an update.
+    const changed = await api('PUT', `/${process.id}`, { body: { music_id: null, format: 'short' } });
+    expect(changed.json()).toMatchObject({ music_id: null, music_name: null, format: 'short' });
+  });
+
+  test('a deleted track leaves its processes without music, and their cached list shows it at once', async () => {
+    const drums = await track('Drums');
+    const process = await create({ music_id: drums });
+    const listBefore = (await api('GET', '/')).json();
+    expect(listBefore.processes.find((p: { id: string }) => p.id === process.id).music_name).toBe('Drums');
+    expect((await call(ctx.app, 'PUT', `/api/v1/music/${drums}`, { token: admin, body: { name: 'Big drums' } })).statusCode).toBe(
+      200,
+    );
+    const renamed = (await api('GET', '/')).json();
+    expect(renamed.processes.find((p: { id: string }) => p.id === process.id).music_name).toBe('Big drums');
+
+    const removed = await call(ctx.app, 'DELETE', `/api/v1/music/${drums}`, { token: admin });
+    expect(removed.json().affected_processes).toBe(1);
+    const after = (await api('GET', '/')).json();
+    expect(after.processes.find((p: { id: string }) => p.id === process.id)).toMatchObject({ music_id: null, music_name: null });
   });
 });
 

@@ -4581,6 +4581,8 @@ export interface paths {
                                 created_at: string;
                                 execution_step: number | null;
                                 execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                                /** @enum {string} */
+                                format: "video" | "short";
                                 id: string;
                                 is_active: boolean;
                                 language: string;
@@ -4588,6 +4590,9 @@ export interface paths {
                                 /** Format: date-time */
                                 last_execution: string | null;
                                 latest_execution_id: string | null;
+                                music_active: boolean | null;
+                                music_id: string | null;
+                                music_name: string | null;
                                 name: string;
                                 needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                                 /** Format: date-time */
@@ -5099,6 +5104,1198 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/music": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the background music */
+        get: {
+            parameters: {
+                query?: {
+                    active_only?: boolean;
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            music: {
+                                /** @description A signed link to the file for a player; valid for an hour */
+                                audio_url: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                duration_seconds: number;
+                                /** @enum {string} */
+                                format: "mp3" | "wav" | "ogg";
+                                id: string;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                mood: "calm" | "dramatic" | "mysterious" | "uplifting" | "dark" | "epic" | "romantic" | "playful";
+                                name: string;
+                                process_count: number;
+                                size_bytes: number;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Upload a music track (admins)
+         * @description The body is the audio file itself (MP3, WAV or Ogg, at most 20 MB), sent as audio/mpeg, audio/wav, audio/ogg or application/octet-stream; what it really is is read from its bytes.
+         */
+        post: {
+            parameters: {
+                query: {
+                    mood: string;
+                    name: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A signed link to the file for a player; valid for an hour */
+                            audio_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration_seconds: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            id: string;
+                            is_active: boolean;
+                            /** @enum {string} */
+                            mood: "calm" | "dramatic" | "mysterious" | "uplifting" | "dark" | "epic" | "romantic" | "playful";
+                            name: string;
+                            process_count: number;
+                            size_bytes: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/music/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One music track */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A signed link to the file for a player; valid for an hour */
+                            audio_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration_seconds: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            id: string;
+                            is_active: boolean;
+                            /** @enum {string} */
+                            mood: "calm" | "dramatic" | "mysterious" | "uplifting" | "dark" | "epic" | "romantic" | "playful";
+                            name: string;
+                            process_count: number;
+                            size_bytes: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Rename a music track or change its mood (admins) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        mood?: string;
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A signed link to the file for a player; valid for an hour */
+                            audio_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration_seconds: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            id: string;
+                            is_active: boolean;
+                            /** @enum {string} */
+                            mood: "calm" | "dramatic" | "mysterious" | "uplifting" | "dark" | "epic" | "romantic" | "playful";
+                            name: string;
+                            process_count: number;
+                            size_bytes: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a music track (admins) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            affected_processes: number;
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/music/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A music track's file, by signed link (for players) */
+        get: {
+            parameters: {
+                query: {
+                    expires: number;
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The track */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Part of the track */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/music/{id}/toggle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Switch a music track on or off (admins) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A signed link to the file for a player; valid for an hour */
+                            audio_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration_seconds: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            id: string;
+                            is_active: boolean;
+                            /** @enum {string} */
+                            mood: "calm" | "dramatic" | "mysterious" | "uplifting" | "dark" | "epic" | "romantic" | "playful";
+                            name: string;
+                            process_count: number;
+                            size_bytes: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -5626,6 +6823,8 @@ export interface paths {
                                 created_at: string;
                                 execution_step: number | null;
                                 execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                                /** @enum {string} */
+                                format: "video" | "short";
                                 id: string;
                                 is_active: boolean;
                                 language: string;
@@ -5633,6 +6832,9 @@ export interface paths {
                                 /** Format: date-time */
                                 last_execution: string | null;
                                 latest_execution_id: string | null;
+                                music_active: boolean | null;
+                                music_id: string | null;
+                                music_name: string | null;
                                 name: string;
                                 needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                                 /** Format: date-time */
@@ -5791,9 +6993,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         channel_id: string | null;
+                        /** @enum {string} */
+                        format?: "video" | "short";
                         is_active?: boolean;
                         /** @enum {string} */
                         language: "pt" | "en";
+                        music_id?: string | null;
                         name: string;
                         prompt_id: string | null;
                         publication_time?: string;
@@ -5818,6 +7023,8 @@ export interface paths {
                             created_at: string;
                             execution_step: number | null;
                             execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                            /** @enum {string} */
+                            format: "video" | "short";
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -5825,6 +7032,9 @@ export interface paths {
                             /** Format: date-time */
                             last_execution: string | null;
                             latest_execution_id: string | null;
+                            music_active: boolean | null;
+                            music_id: string | null;
+                            music_name: string | null;
                             name: string;
                             needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                             /** Format: date-time */
@@ -6006,6 +7216,8 @@ export interface paths {
                             created_at: string;
                             execution_step: number | null;
                             execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                            /** @enum {string} */
+                            format: "video" | "short";
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -6013,6 +7225,9 @@ export interface paths {
                             /** Format: date-time */
                             last_execution: string | null;
                             latest_execution_id: string | null;
+                            music_active: boolean | null;
+                            music_id: string | null;
+                            music_name: string | null;
                             name: string;
                             needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                             /** Format: date-time */
@@ -6170,9 +7385,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         channel_id?: string | null;
+                        /** @enum {string} */
+                        format?: "video" | "short";
                         is_active?: boolean;
                         /** @enum {string} */
                         language?: "pt" | "en";
+                        music_id?: string | null;
                         name?: string;
                         prompt_id?: string | null;
                         publication_time?: string;
@@ -6197,6 +7415,8 @@ export interface paths {
                             created_at: string;
                             execution_step: number | null;
                             execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                            /** @enum {string} */
+                            format: "video" | "short";
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -6204,6 +7424,9 @@ export interface paths {
                             /** Format: date-time */
                             last_execution: string | null;
                             latest_execution_id: string | null;
+                            music_active: boolean | null;
+                            music_id: string | null;
+                            music_name: string | null;
                             name: string;
                             needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                             /** Format: date-time */
@@ -6531,6 +7754,8 @@ export interface paths {
                                 created_at: string;
                                 execution_step: number | null;
                                 execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                                /** @enum {string} */
+                                format: "video" | "short";
                                 id: string;
                                 is_active: boolean;
                                 language: string;
@@ -6538,6 +7763,9 @@ export interface paths {
                                 /** Format: date-time */
                                 last_execution: string | null;
                                 latest_execution_id: string | null;
+                                music_active: boolean | null;
+                                music_id: string | null;
+                                music_name: string | null;
                                 name: string;
                                 needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                                 /** Format: date-time */
@@ -6927,6 +8155,8 @@ export interface paths {
                             created_at: string;
                             execution_step: number | null;
                             execution_steps: ("starting" | "generating_texts" | "creating_story" | "generating_audios" | "generating_images" | "generating_video" | "publishing_video")[] | null;
+                            /** @enum {string} */
+                            format: "video" | "short";
                             id: string;
                             is_active: boolean;
                             language: string;
@@ -6934,6 +8164,9 @@ export interface paths {
                             /** Format: date-time */
                             last_execution: string | null;
                             latest_execution_id: string | null;
+                            music_active: boolean | null;
+                            music_id: string | null;
+                            music_name: string | null;
                             name: string;
                             needs: ("channel" | "channel_disabled" | "youtube_api" | "youtube_api_disabled" | "channel_mismatch" | "prompt" | "prompt_inactive" | "language" | "voice" | "voice_inactive")[];
                             /** Format: date-time */

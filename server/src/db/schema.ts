@@ -9,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  real,
   pgTable,
   primaryKey,
   text,
@@ -278,6 +279,31 @@ export const voices = pgTable(
   (t) => [index('voices_created_idx').on(t.createdAt)],
 );
 
+/**
+ * Background music, curated by admins and chosen per process: the file lives in
+ * MEDIA_DIR/music/<id>.<format> (services/music.ts), its loudness measured once at upload.
+ */
+export const musicTracks = pgTable(
+  'music_tracks',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    /** One of MUSIC_MOODS (services/music.ts). */
+    mood: text('mood').notNull(),
+    /** mp3, wav or ogg: what the file really is. */
+    format: text('format').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    durationSeconds: real('duration_seconds').notNull(),
+    /** Integrated loudness, LUFS; null for silence. */
+    loudnessLufs: real('loudness_lufs'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('music_tracks_created_idx').on(t.createdAt)],
+);
+
 /** Outbound proxies, admin only. The password part of the URL is stored encrypted. */
 export const proxies = pgTable(
   'proxies',
@@ -321,6 +347,10 @@ export const processes = pgTable(
     /** auto: the video is published at its time; review: it waits private until the owner approves it. */
     publishMode: text('publish_mode').notNull().default('auto'),
     publicationTime: text('publication_time').notNull().default('09:00'),
+    /** video: 1920x1080; short: a vertical YouTube Short of at most 3 minutes. */
+    format: text('format').notNull().default('video'),
+    /** Background music under the narration; none by default. */
+    musicId: uuid('music_id').references(() => musicTracks.id, { onDelete: 'set null' }),
     /** The last run's error: English text for logs, and a message key + params shown in the reader's language. */
     lastError: text('last_error'),
     lastErrorKey: text('last_error_key'),
@@ -335,6 +365,7 @@ export const processes = pgTable(
     index('processes_prompt_idx').on(t.promptId),
     index('processes_voice_idx').on(t.voiceId),
     index('processes_youtube_api_idx').on(t.youtubeApiId),
+    index('processes_music_idx').on(t.musicId),
   ],
 );
 

@@ -5,6 +5,7 @@ import type { MessageKey, MessageParams } from '../messages';
 import type { ChatModelClient } from '../providers/chatModel';
 import type { Services } from '../services';
 import type { ExecutionRow, Lease, ProcessRow } from '../services/executionRuns';
+import type { ProcessFormat } from '../services/processes';
 
 /**
  * What every step of a run receives, and the checkpoint it reads and extends. A step writes its
@@ -18,6 +19,8 @@ export interface Chapter {
 }
 
 export interface Checkpoint {
+  /** What the run makes (video or short), read at step 1 so the run ends as it began. */
+  format?: ProcessFormat;
   texts?: { title: string; premise: string };
   story?: { chapters: string[]; summary: string };
   /** Narration file names per chapter, in the execution's folder. */

@@ -13,6 +13,7 @@ import proxyRoutes from './proxies';
 import promptRoutes from './prompts';
 import voiceRoutes from './voices';
 import voiceSampleRoutes from './voiceSamples';
+import musicRoutes from './music';
 import youtubeApiRoutes from './youtubeApis';
 import youtubeAuthRoutes from './youtubeAuth';
 
@@ -28,6 +29,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(promptRoutes, { prefix: '/prompts' });
   await app.register(voiceRoutes, { prefix: '/voices' });
   await app.register(voiceSampleRoutes, { prefix: '/voice-samples' });
+  await app.register(musicRoutes, { prefix: '/music' });
   await app.register(processRoutes, { prefix: '/processes' });
   await app.register(executionRoutes, { prefix: '/executions' });
   await app.register(mediaRoutes, { prefix: '/media' });

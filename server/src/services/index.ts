@@ -24,6 +24,7 @@ import { createProcessService } from './processes';
 import { createProxyService } from './proxies';
 import { createPromptService } from './prompts';
 import { createVoiceService } from './voices';
+import { createMusicService } from './music';
 import { createYoutubeApiService } from './youtubeApis';
 import { createYoutubeProvider } from '../providers/youtube';
 import { LOCAL_VOICE_VERSION, localVoiceAvailable } from '../providers/localVoice';
@@ -111,6 +112,13 @@ export function createServices(deps: ServiceDeps) {
   });
   const prompts = createPromptService({ db: deps.db, now });
   const voices = createVoiceService({ db: deps.db, now, dataDir: deps.config.dataDir });
+  const music = createMusicService({
+    db: deps.db,
+    now,
+    appSecret: deps.config.appSecret,
+    mediaDir: deps.config.mediaDir,
+    tools: () => resolveMediaTools(mediaToolsEnv(deps.config)),
+  });
   const storage = deps.storage ?? localMediaStorage(deps.config.mediaDir);
   const queue = deps.queue;
   const executions = createExecutionService({
@@ -220,6 +228,7 @@ export function createServices(deps: ServiceDeps) {
     proxies,
     prompts,
     voices,
+    music,
     processes,
     executions,
     runs,

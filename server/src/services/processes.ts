@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
-import { channels, processes, promptLanguages, prompts, voices, youtubeApis } from '../db/schema';
+import { channels, musicTracks, processes, promptLanguages, prompts, voices, youtubeApis } from '../db/schema';
 import { notFound, unprocessable } from '../errors';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Page } from './paging';
@@ -36,6 +36,13 @@ export const PROCESS_STATUSES = ['idle', 'queued', 'running', 'awaiting_review',
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
 
 export const DEFAULT_PUBLICATION_TIME = '09:00';
+
+/**
+ * What a process makes: a `video` (1920x1080, STORY_CHAPTERS chapters) or a `short` (a vertical
+ * 1080x1920 YouTube Short of at most 3 minutes: one chapter). docs/pipeline-media.md has the rest.
+ */
+export const PROCESS_FORMATS = ['video', 'short'] as const;
+export type ProcessFormat = (typeof PROCESS_FORMATS)[number];
 
 /**
  * What a process may lack to run, as keys the client translates: a deleted record (the column is
@@ -78,6 +85,12 @@ export interface ProcessDto {
   publication_time: string;
   /** auto: published at its time; review: the video waits private until the owner approves it. */
   publish_mode: PublishMode;
+  format: ProcessFormat;
+  /** Background music under the narration, or none. */
+  music_id: string | null;
+  music_name: string | null;
+  /** False when the chosen track was switched off: the runs go without music meanwhile. */
+  music_active: boolean | null;
   last_error: string | null;
   /** The newest execution, for the status dialog. */
   latest_execution_id: string | null;
@@ -110,6 +123,9 @@ export interface CreateProcessInput {
   is_active?: boolean;
   publication_time?: string;
   publish_mode?: string;
+  format?: string;
+  /** A track, or blank ('' or null) for none. */
+  music_id?: string | null;
 }
 
 /** An update: any of the create fields; only those sent change. */
@@ -167,6 +183,19 @@ function parsePublishMode(value: string | undefined): PublishMode {
   return value;
 }
 
+/** video (the default) or short. */
+function parseFormat(value: string | undefined): ProcessFormat {
+  if (value === undefined) return 'video';
+  if (!(PROCESS_FORMATS as readonly string[]).includes(value)) throw unprocessable('processes.formatInvalid');
+  return value as ProcessFormat;
+}
+
+/** A track's id, or null for no music ('' or null). */
+function musicChoice(value: string | null | undefined): string | null {
+  const id = value?.trim() ?? '';
+  return id || null;
+}
+
 function parsePublicationTime(value: string): string {
   const match = PUBLICATION_TIME.exec(value.trim());
   if (!match) throw unprocessable('processes.publicationTimeInvalid');
@@ -206,6 +235,8 @@ const joinedColumns = {
   promptHasLanguage: sql<boolean>`(${promptLanguages.promptId} is not null)`,
   voiceName: voices.name,
   voiceActive: voices.isActive,
+  musicName: musicTracks.name,
+  musicActive: musicTracks.isActive,
   latestExecutionId: sql<
     string | null
   >`(select "executions"."id" from "executions" where "executions"."process_id" = ${processes.id} order by "executions"."created_at" desc limit 1)`,
@@ -226,6 +257,7 @@ function joinedSelect(runner: Runner, where: SQL | undefined) {
         and(eq(promptLanguages.promptId, processes.promptId), eq(promptLanguages.language, processes.language), hasTexts),
       )
       .leftJoin(voices, eq(voices.id, processes.voiceId))
+      .leftJoin(musicTracks, eq(musicTracks.id, processes.musicId))
       .where(where)
   );
 }
@@ -274,6 +306,10 @@ function toDto(row: JoinedRow, into: Language): ProcessDto {
     next_execution: p.nextExecution.toISOString(),
     publication_time: p.publicationTime,
     publish_mode: p.publishMode === 'review' ? 'review' : 'auto',
+    format: p.format === 'short' ? 'short' : 'video',
+    music_id: p.musicId,
+    music_name: row.musicName,
+    music_active: row.musicActive,
     last_error: describeError(p.lastErrorKey, p.lastErrorParams, p.lastError, into),
     latest_execution_id: row.latestExecutionId,
     needs: needsOf(row),
@@ -438,6 +474,13 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     if (!found.isActive) throw unprocessable('processes.voiceInactive');
   }
 
+  /** A track chosen for a process: it exists and is switched on. */
+  async function checkMusic(runner: Runner, id: string): Promise<void> {
+    const [found] = await runner.select({ isActive: musicTracks.isActive }).from(musicTracks).where(eq(musicTracks.id, id));
+    if (!found) throw unprocessable('processes.musicNotFound');
+    if (!found.isActive) throw unprocessable('processes.musicInactive');
+  }
+
   /** 422 listing, in the caller's language, what the process lacks. */
   function refuseNeeds(row: JoinedRow, into: Language): void {
     const needs = needsOf(row);
@@ -461,12 +504,15 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     const voiceId = chosen(input.voice_id, 'processes.voiceRequired');
     const publicationTime =
       input.publication_time === undefined ? DEFAULT_PUBLICATION_TIME : parsePublicationTime(input.publication_time);
+    const format = parseFormat(input.format);
+    const musicId = musicChoice(input.music_id);
     const at = now();
     const id = await db.transaction(async (tx) => {
       checkPair(await checkChannel(tx, userId, channelId), await checkYoutubeApi(tx, userId, youtubeApiId));
       await checkPrompt(tx, promptId);
       await checkPromptLanguage(tx, promptId, input.language, into);
       await checkVoice(tx, voiceId);
+      if (musicId) await checkMusic(tx, musicId);
       const [row] = await tx
         .insert(processes)
         .values({
@@ -483,6 +529,8 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
           nextExecution: new Date(at.getTime() + EXECUTION_INTERVAL_DAYS * DAY_MS),
           publicationTime,
           publishMode: parsePublishMode(input.publish_mode),
+          format,
+          musicId,
           createdAt: at,
           updatedAt: at,
         })
@@ -518,7 +566,12 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
   async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
     await db.transaction(async (tx) => {
       const [current] = await tx
-        .select({ promptId: processes.promptId, language: processes.language, isActive: processes.isActive })
+        .select({
+          promptId: processes.promptId,
+          language: processes.language,
+          isActive: processes.isActive,
+          musicId: processes.musicId,
+        })
         .from(processes)
         .where(byId(userId, id))
         .for('update');
@@ -563,6 +616,13 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
       }
       if (input.publication_time !== undefined) changes.publicationTime = parsePublicationTime(input.publication_time);
       if (input.publish_mode !== undefined) changes.publishMode = parsePublishMode(input.publish_mode);
+      if (input.format !== undefined) changes.format = parseFormat(input.format);
+      if (input.music_id !== undefined) {
+        const musicId = musicChoice(input.music_id);
+        // Only a new choice is checked: a track switched off since it was chosen may stay (the runs go without it).
+        if (musicId && musicId !== current.musicId) await checkMusic(tx, musicId);
+        changes.musicId = musicId;
+      }
       if (input.is_active !== undefined) changes.isActive = input.is_active;
 
       await tx

@@ -145,6 +145,52 @@ export function concatAudioGraph(count: number, gapSeconds: number): string {
 }
 
 /**
+ * Brings `input` to TARGET_LOUDNESS_LUFS with true peaks under MAX_TRUE_PEAK_DBTP into `output`
+ * (16-bit WAV): one gain for the whole file (so speech keeps its phrasing) and a peak limiter.
+ * Limiting the peaks lowers the loudness, the more the louder: the gain is raised by what is still
+ * missing and the original rendered again (never the limited copy, so the limiter runs once), until
+ * it lands within 0.3 LU: two or three rounds of a few hundred ms each. A silent file is copied as
+ * it is. Answers the input's loudness, or undefined when it was silent (or nearly).
+ */
+export async function normalizeLoudness(
+  input: string,
+  output: string,
+  opts: { tools?: MediaTools; ffmpegPath?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Loudness | undefined> {
+  const run = { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path ?? opts.ffmpegPath };
+  const measure = (file: string) => measureLoudness(file, { tools: opts.tools, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  const measured = await measure(input);
+  if (!(measured.integrated > SILENCE_LUFS) || !Number.isFinite(measured.truePeak)) {
+    await fs.copyFile(input, output);
+    return undefined;
+  }
+  let gain = TARGET_LOUDNESS_LUFS - measured.integrated;
+  for (let round = 1; ; round += 1) {
+    await runFfmpeg(
+      [
+        '-loglevel',
+        'error',
+        '-i',
+        ffmpegFileArg(input),
+        '-af',
+        gainAndLimitFilter(gain),
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        'wav',
+        ffmpegFileArg(output),
+      ],
+      run,
+    );
+    const after = await measure(output);
+    const missing = TARGET_LOUDNESS_LUFS - after.integrated;
+    if (Math.abs(missing) <= LOUDNESS_TOLERANCE_LU || round === MAX_LOUDNESS_ROUNDS) break;
+    gain += missing;
+  }
+  return measured;
+}
+
+/**
  * Joins narration files (any format ffmpeg reads) into one 48 kHz mono WAV at `output`, with
  * `gapSeconds` of silence between them. Each input's duration is probed first, so the offsets
  * answered are where each input really starts. The file is written under a temporary name and
@@ -186,28 +232,8 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
       run,
     );
     let measured: Loudness | undefined;
-    if (opts.normalize ?? true) {
-      measured = await measureLoudness(joinedFile, { tools: opts.tools, timeoutMs: opts.timeoutMs, signal: opts.signal });
-      if (!(measured.integrated > SILENCE_LUFS) || !Number.isFinite(measured.truePeak)) measured = undefined;
-    }
-    if (measured) {
-      // Limiting the peaks lowers the loudness, the more the louder: the gain is raised by what is
-      // still missing and the original rendered again (never the limited copy, so the limiter runs
-      // once), until it lands within 0.3 LU: two or three rounds of a few hundred ms each.
-      let gain = TARGET_LOUDNESS_LUFS - measured.integrated;
-      for (let round = 1; ; round += 1) {
-        await runFfmpeg(
-          ['-loglevel', 'error', '-i', ffmpegFileArg(joinedFile), '-af', gainAndLimitFilter(gain), ...wav(temporary)],
-          run,
-        );
-        const after = await measureLoudness(temporary, { tools: opts.tools, timeoutMs: opts.timeoutMs, signal: opts.signal });
-        const missing = TARGET_LOUDNESS_LUFS - after.integrated;
-        if (Math.abs(missing) <= LOUDNESS_TOLERANCE_LU || round === MAX_LOUDNESS_ROUNDS) break;
-        gain += missing;
-      }
-    } else {
-      await fs.rename(joinedFile, temporary);
-    }
+    if (opts.normalize ?? true) measured = await normalizeLoudness(joinedFile, temporary, opts);
+    else await fs.rename(joinedFile, temporary);
     const durationSeconds = await audioDurationSeconds(temporary, opts.tools);
     await fs.rename(temporary, target);
     return { durationSeconds, offsets, durations, ...(measured ? { measured } : {}) };

@@ -24,8 +24,9 @@ import { type Cue, balancedLines, toAss } from './subtitles';
  */
 
 export interface RenderSettings {
-  width: 1920;
-  height: 1080;
+  /** 1920x1080 for a video, 1080x1920 for a Short (renderSettingsFor). */
+  width: number;
+  height: number;
   fps: number;
   /** libx264 preset and constant-quality factor. */
   preset: string;
@@ -43,8 +44,14 @@ export interface RenderSettings {
    * without re-encoding, which keeps the peak memory flat.
    */
   stillsPerPass: number;
-  thumbnailWidth: 1280;
-  thumbnailHeight: 720;
+  thumbnailWidth: number;
+  thumbnailHeight: number;
+  /** Characters per line of the thumbnail's title (up to three lines). */
+  thumbnailLineChars: number;
+  /** The burned-in subtitles: font size and bottom margin as shares of the height, side margins of the width. */
+  subtitleFontSize: number;
+  subtitleMarginV: number;
+  subtitleMarginH: number;
 }
 
 /**
@@ -69,7 +76,33 @@ export const RENDER_SETTINGS: RenderSettings = {
   stillsPerPass: 6,
   thumbnailWidth: 1280,
   thumbnailHeight: 720,
+  thumbnailLineChars: 24,
+  subtitleFontSize: 0.055,
+  subtitleMarginV: 0.065,
+  subtitleMarginH: 0.05,
 };
+
+/**
+ * A Short: the same encoder and zoom on a vertical 1080x1920 frame; larger subtitles (68 px on a
+ * 1080-wide frame, 10 % side margins, 20 characters a line: see pipeline/format.ts) whose lines sit
+ * at about 60 % of the height, above where a phone lays the title, the channel and the buttons;
+ * a vertical 720x1280 thumbnail.
+ */
+export const SHORT_RENDER_SETTINGS: RenderSettings = {
+  ...RENDER_SETTINGS,
+  width: 1080,
+  height: 1920,
+  thumbnailWidth: 720,
+  thumbnailHeight: 1280,
+  thumbnailLineChars: 14,
+  subtitleFontSize: 0.0355,
+  subtitleMarginV: 0.33,
+  subtitleMarginH: 0.1,
+};
+
+export function renderSettingsFor(format: 'video' | 'short'): RenderSettings {
+  return format === 'short' ? SHORT_RENDER_SETTINGS : RENDER_SETTINGS;
+}
 
 export interface RenderSegment {
   image: string;
@@ -83,7 +116,7 @@ export interface RenderInput {
   onProgress?: (fraction: number) => void;
   /** The .mp4 to write; only ever appears complete (written under a temporary name, then renamed). */
   output: string;
-  /** The .jpg thumbnail (1280x720, from the first image, with the title drawn if given). */
+  /** The .jpg thumbnail (1280x720, or 720x1280 for a Short, from the first image, with the title drawn if given). */
   thumbnail: string;
   thumbnailTitle?: string;
   /** The stills in order; their durations are stretched to sum to the audio's exactly. */
@@ -284,6 +317,8 @@ export interface ThumbnailInput {
   title?: string;
   width?: number;
   height?: number;
+  /** Characters per line of the title; 24 by default (a 1280-wide thumbnail). */
+  lineChars?: number;
   ffmpegPath?: string;
   tools?: MediaTools;
   /** The fonts for the title; chosen for it when absent. */
@@ -318,7 +353,7 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
   const height = input.height ?? RENDER_SETTINGS.thumbnailHeight;
   const workDir = path.resolve(input.workDir);
   const id = crypto.randomBytes(4).toString('hex');
-  const lines = input.title?.trim() ? balancedLines(input.title, 24, 3) : [];
+  const lines = input.title?.trim() ? balancedLines(input.title, input.lineChars ?? 24, 3) : [];
   const textFiles = lines.map((_, i) => `thumb-${id}-${i}.txt`);
   const shadeFile = `thumb-${id}-shade.rgba`;
   const scratch = [...textFiles];
@@ -340,7 +375,8 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
       scratch.push(shadeFile);
       await fs.writeFile(path.join(workDir, shadeFile), thumbnailShade(width, height));
       inputs.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-i', `file:${shadeFile}`);
-      const size = Math.round(height * 0.105);
+      // Sized by the short side: a vertical thumbnail's title is as large as a landscape one's.
+      const size = Math.round(Math.min(width, height) * 0.105);
       const lineHeight = Math.round(size * 1.2);
       const top = height - Math.round(height * 0.07) - lines.length * lineHeight;
       const border = Math.max(2, Math.round(size / 18));
@@ -493,7 +529,14 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       await fontFolder(fonts.files, workDir, FONTS_DIR);
       await fs.writeFile(
         path.join(workDir, subtitleFile),
-        toAss(input.cues, { width: settings.width, height: settings.height, fontName: fonts.family }),
+        toAss(input.cues, {
+          width: settings.width,
+          height: settings.height,
+          fontName: fonts.family,
+          fontSize: settings.height * settings.subtitleFontSize,
+          marginV: settings.height * settings.subtitleMarginV,
+          marginH: settings.width * settings.subtitleMarginH,
+        }),
         'utf8',
       );
     }
@@ -501,6 +544,9 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       image: passes[0]?.segments[0]?.image ?? input.segments[0].image,
       output: input.thumbnail,
       title: input.thumbnailTitle,
+      width: settings.thumbnailWidth,
+      height: settings.thumbnailHeight,
+      lineChars: settings.thumbnailLineChars,
       workDir,
       tools,
       fonts,

@@ -171,11 +171,13 @@ function drawtext(item: TextItem, fonts: Record<'bold' | 'regular', string>): st
 
 /** The text items of a card: title, counter, big faint number, excerpt lines (each centred). */
 function cardTexts(input: SceneCardInput, width: number, height: number): TextItem[] {
-  const unit = height / 1080;
+  // Sizes follow the short side, so a portrait card (a Short's) has the landscape one's type sizes.
+  const unit = Math.min(width, height) / 1080;
+  const portrait = height > width;
   const margin = Math.round(width * 0.0625);
   const small = Math.round(40 * unit);
   const items: TextItem[] = [];
-  const title = wrapText(input.title, 60, 1)[0] ?? '';
+  const title = wrapText(input.title, portrait ? 34 : 60, 1)[0] ?? '';
   if (title)
     items.push({
       file: 'title.txt',
@@ -206,7 +208,8 @@ function cardTexts(input: SceneCardInput, width: number, height: number): TextIt
   });
   const size = Math.round(70 * unit);
   const lineHeight = Math.round(size * 1.35);
-  const lines = wrapText(input.text, 36, 5);
+  // A portrait card is narrower: shorter lines, and more of them (it is taller).
+  const lines = wrapText(input.text, portrait ? 22 : 36, portrait ? 8 : 5);
   const top = Math.round(height / 2 - (lines.length * lineHeight) / 2 + 30 * unit);
   lines.forEach((line, i) => {
     items.push({
@@ -231,7 +234,7 @@ export function sceneCardGraph(
   const width = input.width ?? 1920;
   const height = input.height ?? 1080;
   const palette = cardPalette(input.title, input.index);
-  const unit = height / 1080;
+  const unit = Math.min(width, height) / 1080;
   const margin = Math.round(width * 0.0625);
   const texts = cardTexts(input, width, height);
   const filters = [

@@ -386,6 +386,8 @@ export interface AssOptions {
   fontName?: string;
   /** Distance of the bottom line from the bottom edge; default 6.5 % of the height. */
   marginV?: number;
+  /** Left and right margins; default 5 % of the width. */
+  marginH?: number;
 }
 
 /**
@@ -398,7 +400,7 @@ export function toAss(cues: Cue[], opts: AssOptions = {}): string {
   const fontSize = Math.round(opts.fontSize ?? height * 0.055);
   const fontName = (opts.fontName ?? 'DejaVu Sans').replace(/[,\r\n]/g, ' ');
   const marginV = Math.round(opts.marginV ?? height * 0.065);
-  const marginH = Math.round(width * 0.05);
+  const marginH = Math.round(opts.marginH ?? width * 0.05);
   const outline = Math.max(2, Math.round(fontSize / 20));
   const header = [
     '[Script Info]',

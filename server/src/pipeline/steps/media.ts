@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MessageKey, MessageParams } from '../../messages';
 import { createElevenLabsClient } from '../../providers/elevenlabs';
 import { assertPublicUrl, isBlockedAddressError, userDispatcher } from '../../lib/egress';
-import { createOpenAIMediaClient } from '../../providers/openaiMedia';
+import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient } from '../../providers/openaiMedia';
 import { ProviderError, concatWav, parseWav, writeFileAtomic } from '../../providers/outbound';
 import { failureReason } from '../../providers/reasons';
 import { espeakSpeak, espeakVoiceFor } from '../../providers/speech';
@@ -11,12 +11,20 @@ import { StepFailure, warn, type StepContext } from '../context';
 import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { makeSceneCard } from '../media/sceneCards';
 import { splitScenes } from '../story';
+import { runFormat } from '../format';
 
 /** The file beside a narration that holds its words' start times (local voice only). */
 export const wordsFile = (audioFile: string): string => audioFile.replace(/\.wav$/, '.words.json');
 
-/** Scenes (and so images) per chapter. */
-export const SCENES_PER_CHAPTER = 2;
+/**
+ * An image model's portrait size, for a Short (landscape is the client's default): what each of
+ * OpenAI's models accepts, and gpt-image-1's for any other (a local server's) model.
+ */
+export function portraitImageSize(model: string): string {
+  if (model.startsWith('dall-e-2')) return '1024x1024';
+  if (model.startsWith('dall-e')) return '1024x1792';
+  return '1024x1536';
+}
 /** OpenAI's voice when a voice of provider openai names none. */
 const DEFAULT_OPENAI_VOICE = 'alloy';
 
@@ -86,9 +94,13 @@ export const NARRATION_CONCURRENCY = 3;
  * The chapter's text in pieces of whole sentences (a break after `.`, `!`, `?` or `…` and any
  * closing quote, followed by white space), each at least NARRATION_PIECE_CHARS long unless it is
  * the last; `offset` is where each starts in `text`. Every character of `text` but the white space
- * between pieces is in exactly one piece, so nothing more is billed than the chapter itself.
+ * between pieces is in exactly one piece, so nothing more is billed than the chapter itself. No
+ * piece is longer than `maxChars` (UTF-16 units; default the speech API's limit): a longer one (a
+ * sentence that never ends) is cut at its last white space that fits, or where none does, at
+ * `maxChars`, never inside a surrogate pair.
  */
-export function narrationPieces(text: string): Array<{ offset: number; text: string }> {
+export function narrationPieces(text: string, maxChars = OPENAI_SPEECH_MAX_CHARS): Array<{ offset: number; text: string }> {
+  if (maxChars < 2) throw new RangeError('maxChars must be at least 2');
   const pieces: Array<{ offset: number; text: string }> = [];
   const ends = /[.!?…]["'”’»)\]]*(\s+)/gu;
   let start = text.search(/\S/u);
@@ -102,7 +114,20 @@ export function narrationPieces(text: string): Array<{ offset: number; text: str
   }
   const rest = text.slice(start).trimEnd();
   if (rest) pieces.push({ offset: start, text: rest });
-  return pieces;
+  return pieces.flatMap((piece) => {
+    const cut: Array<{ offset: number; text: string }> = [];
+    let { offset, text: left } = piece;
+    while (left.length > maxChars) {
+      let end = left.slice(1, maxChars + 1).search(/\s\S*$/u) + 1;
+      if (end <= 0) end = maxChars - (/[\uD800-\uDBFF]/.test(left[maxChars - 1]!) ? 1 : 0);
+      const next = end + (left.slice(end).match(/^\s*/u)?.[0].length ?? 0);
+      cut.push({ offset, text: left.slice(0, end).trimEnd() });
+      offset += next;
+      left = left.slice(next);
+    }
+    if (left) cut.push({ offset, text: left });
+    return cut;
+  });
 }
 
 const pieceFile = (chapterFile: string, index: number) => chapterFile.replace(/\.wav$/, `.piece-${index + 1}.wav`);
@@ -219,20 +244,27 @@ export async function generatingAudios(ctx: StepContext): Promise<void> {
 }
 
 /**
- * Step 5: one image per scene (SCENES_PER_CHAPTER per chapter): OpenAI images with the user's key
- * (IMAGE_PROVIDER=openai), or scene cards drawn on this server (IMAGE_PROVIDER=local).
+ * Step 5: one image per scene (the format's scenes per chapter: two for a video, four in a
+ * Short's one chapter), landscape for a video and portrait for a Short: OpenAI images with the
+ * user's key (IMAGE_PROVIDER=openai), or scene cards drawn on this server (IMAGE_PROVIDER=local).
  */
 export async function generatingImages(ctx: StepContext): Promise<void> {
   const chapters = ctx.checkpoint.story!.chapters;
   const title = ctx.checkpoint.texts!.title;
+  const plan = runFormat(ctx);
   const scenes: Array<{ chapter: number; text: string }> = [];
   chapters.forEach((chapter, index) => {
     const text = index === 0 ? narrationText(ctx, 0) : chapter;
-    for (const scene of splitScenes(text, SCENES_PER_CHAPTER)) scenes.push({ chapter: index, text: scene });
+    for (const scene of splitScenes(text, plan.scenesPerChapter)) scenes.push({ chapter: index, text: scene });
   });
   const done = ctx.checkpoint.images?.files ?? [];
   const files: string[] = [];
   const openai = ctx.config.imageProvider === 'openai' ? await openaiClient(ctx, 'image') : undefined;
+  let size: string | undefined;
+  if (openai && plan.height > plan.width) {
+    const endpoints = await ctx.services.chatModel.mediaEndpointsFor(ctx.userId);
+    size = portraitImageSize(endpoints?.image.model || ctx.config.openaiImageModel);
+  }
 
   for (let index = 0; index < scenes.length; index += 1) {
     const scene = scenes[index]!;
@@ -246,7 +278,7 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
     try {
       if (openai) {
         const prompt = `A cinematic, painterly illustration for a narrated story titled "${title}". No text, letters or captions in the image. Scene: ${scene.text.slice(0, 900)}`;
-        await openai.image({ prompt, outFile });
+        await openai.image({ prompt, outFile, signal: ctx.signal, ...(size ? { size } : {}) });
         await ctx.recordCall('openai', 'images.generate');
       } else {
         const card = await makeSceneCard({
@@ -255,6 +287,8 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
           text: scene.text,
           index: index + 1,
           total: scenes.length,
+          width: plan.width,
+          height: plan.height,
           signal: ctx.signal,
           tools: await resolveMediaTools(mediaToolsEnv(ctx.config)),
         });

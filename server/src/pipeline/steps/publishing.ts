@@ -5,6 +5,7 @@ import type { ProcessNeed } from '../../services/processes';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
 import { StepFailure, warn, type StepContext } from '../context';
+import { runFormat } from '../format';
 import { languageName } from '../story';
 
 /** What a process may lack that stops an upload (the story, voice and images are made by then). */
@@ -94,7 +95,9 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
       // Only the run's holder starts (or resumes) the upload: one execution, one video.
       await ctx.assertHeld();
       const texts = process.promptId ? await services.runs.promptTexts(process.promptId, ctx.language) : undefined;
-      const description = `${ctx.checkpoint.texts!.premise}\n\n${title}`.slice(0, DESCRIPTION_MAX);
+      // A vertical video of three minutes or less is a Short to YouTube; #Shorts says it out loud.
+      const hashtag = runFormat(ctx).format === 'short' ? '\n\n#Shorts' : '';
+      const description = `${`${ctx.checkpoint.texts!.premise}\n\n${title}`.slice(0, DESCRIPTION_MAX - hashtag.length)}${hashtag}`;
       const session = publication.uploadSession as { uri: string; total: number } | null;
       ({ videoId } = await services.publisher.uploadVideo({
         credentials,

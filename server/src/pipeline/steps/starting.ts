@@ -1,6 +1,7 @@
 import { localVoiceAvailable } from '../../providers/localVoice';
 import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
 import { StepFailure, type StepContext } from '../context';
+import { formatPlan } from '../format';
 
 /**
  * Step 1: everything the run needs is there — the process's channel, enabled API configuration
@@ -36,4 +37,6 @@ export async function starting(ctx: StepContext): Promise<void> {
   } catch (error) {
     throw new StepFailure('pipeline.ffmpegMissing', {}, error instanceof Error ? error.message : 'ffmpeg is missing');
   }
+  // The run makes what the process asked for when it started, whatever changes meanwhile.
+  ctx.checkpoint.format ??= formatPlan(process.format).format;
 }

@@ -1,4 +1,5 @@
 import { FALLBACK_TEXTS, STORY_LIMITS, cleanProse, fill, languageName, limitText } from '../story';
+import { SHORT_CHAPTER_CHARS, SHORT_INSTRUCTION, runFormat } from '../format';
 import type { StepContext } from '../context';
 import { ask } from './chat';
 import { TEXT_FILES, writeOutput } from './outputs';
@@ -7,13 +8,16 @@ import { systemOf, textsOf } from './texts';
 /**
  * Step 3: chapter 1, the next chapters and the final chapter (STORY_CHAPTERS in all), each from
  * the prompt's text for it. A running summary, rewritten after each chapter, keeps names and facts
- * consistent; each chapter is saved as it comes, so a retry continues with the next one.
+ * consistent; each chapter is saved as it comes, so a retry continues with the next one. A Short
+ * is one chapter (the prompt's chapter 1 text, asked to tell the whole story briefly).
  */
 export async function creatingStory(ctx: StepContext): Promise<void> {
   const texts = await textsOf(ctx);
   const system = systemOf(texts, ctx.language);
   const language = languageName(ctx.language);
-  const total = ctx.config.storyChapters;
+  const plan = runFormat(ctx);
+  const short = plan.format === 'short';
+  const total = plan.chapters(ctx.config.storyChapters);
   const { title, premise } = ctx.checkpoint.texts!;
   const story = ctx.checkpoint.story ?? { chapters: [], summary: '' };
 
@@ -25,19 +29,20 @@ export async function creatingStory(ctx: StepContext): Promise<void> {
           ? texts.finalChapter.trim() || FALLBACK_TEXTS.final
           : texts.nextChapters.trim() || FALLBACK_TEXTS.next;
     const values = { title, premise, summary: story.summary || premise, chapter_number: number, total_chapters: total, language };
+    const chapterRequest = short ? `${fill(template, values)}\n\n${SHORT_INSTRUCTION}` : fill(template, values);
     const chapter = limitText(
       cleanProse(
         await ask(
           ctx,
           'chat.chapter',
           system,
-          fill(template, values),
+          chapterRequest,
           'pipeline.storyFailed',
           { chapter: number },
           STORY_LIMITS.chapter.tokens,
         ),
       ),
-      STORY_LIMITS.chapter.chars,
+      short ? SHORT_CHAPTER_CHARS : STORY_LIMITS.chapter.chars,
     );
     story.chapters.push(chapter);
     if (number < total) {

@@ -2,10 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, warn, type StepContext } from '../context';
-import { concatAudio } from '../media/audio';
-import { MediaError, mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
-import { renderVideo } from '../media/render';
-import { subtitleCues, toSrt, type Cue, type SpokenWord } from '../media/subtitles';
+import { concatAudio, type ConcatAudioResult } from '../media/audio';
+import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpeg, type MediaTools } from '../media/ffmpeg';
+import { mixMusic } from '../media/music';
+import { renderSettingsFor, renderVideo } from '../media/render';
+import { subtitleCues, toSrt, type Cue, type CueOptions, type SpokenWord } from '../media/subtitles';
+import { SHORT_MAX_TEMPO, runFormat } from '../format';
 import { narrationText, wordsFile } from './media';
 
 /**
@@ -44,7 +46,7 @@ export interface NarrationPiece {
  * The subtitles of the joined narration: on the spoken word where the voice gave word timings,
  * by length otherwise (media/subtitles.ts). `npm run bench:subtitles` measures these cues.
  */
-export function narrationCues(pieces: NarrationPiece[]): Cue[] {
+export function narrationCues(pieces: NarrationPiece[], opts: CueOptions = {}): Cue[] {
   return subtitleCues(
     pieces.map((piece) => ({
       text: piece.text,
@@ -52,7 +54,57 @@ export function narrationCues(pieces: NarrationPiece[]): Cue[] {
       duration: Math.max(0.1, piece.duration),
       ...(piece.words ? { words: piece.words } : {}),
     })),
+    opts,
   );
+}
+
+/**
+ * A Short's narration longer than `maxSeconds`, sped up to fit (ffmpeg's atempo, which keeps the
+ * pitch) when it needs at most SHORT_MAX_TEMPO; longer, the run stops and says how long it was.
+ * Answers the factor the times were divided by (1 when it already fitted); `joined`'s offsets and
+ * durations are rescaled in place, and the caller rescales the word timings with the factor.
+ */
+export async function fitNarration(
+  narration: string,
+  joined: ConcatAudioResult,
+  maxSeconds: number,
+  opts: { tools: MediaTools; signal?: AbortSignal },
+): Promise<number> {
+  if (joined.durationSeconds <= maxSeconds) return 1;
+  const tempo = joined.durationSeconds / maxSeconds;
+  if (tempo > SHORT_MAX_TEMPO) {
+    throw new StepFailure(
+      'pipeline.shortTooLong',
+      { seconds: Math.round(joined.durationSeconds), max: Math.round(maxSeconds * SHORT_MAX_TEMPO) },
+      `the Short's narration lasts ${joined.durationSeconds.toFixed(1)} s`,
+    );
+  }
+  const faster = `${narration}.tempo.wav`;
+  try {
+    await runFfmpeg(
+      [
+        '-loglevel',
+        'error',
+        '-i',
+        ffmpegFileArg(narration),
+        '-af',
+        `atempo=${tempo.toFixed(5)}`,
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        'wav',
+        ffmpegFileArg(faster),
+      ],
+      { binary: opts.tools.ffmpeg.path, ...(opts.signal ? { signal: opts.signal } : {}) },
+    );
+    await fs.rename(faster, narration);
+  } finally {
+    await fs.rm(faster, { force: true });
+  }
+  joined.offsets = joined.offsets.map((offset) => offset / tempo);
+  joined.durations = joined.durations.map((duration) => duration / tempo);
+  joined.durationSeconds /= tempo;
+  return tempo;
 }
 
 /** The word timings written beside a narration file (local voice), or undefined. */
@@ -79,13 +131,33 @@ async function readWords(audioFile: string): Promise<SpokenWord[] | undefined> {
 const RENDER_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
- * Step 6: the narration joined into one track, each chapter's scenes sharing its time in
- * proportion to their text, subtitles timed to the narration, rendered by ffmpeg into
- * video.mp4 (1920x1080 H.264 + AAC, faststart) with a thumbnail.
+ * The process's background music under the narration (media/music.ts) into `soundtrack`, or the
+ * narration alone: no track chosen, or one switched off or deleted since (the run warns and goes
+ * on without it).
+ */
+async function withMusic(ctx: StepContext, narration: string, tools: MediaTools): Promise<string> {
+  const musicId = ctx.process.musicId;
+  if (!musicId) return narration;
+  const track = await ctx.services.music.forRun(musicId);
+  if (!track?.isActive) {
+    warn(ctx, 'pipeline.musicUnavailable', { name: track?.name ?? '' });
+    return narration;
+  }
+  const soundtrack = path.join(ctx.workDir, 'soundtrack.wav');
+  await mixMusic(narration, track.file, soundtrack, { tools, musicLoudness: track.loudnessLufs, signal: ctx.signal });
+  return soundtrack;
+}
+
+/**
+ * Step 6: the narration joined into one track (a Short's sped up to fit three minutes when it
+ * runs a little over), the background music mixed under it, each chapter's scenes sharing its
+ * time in proportion to their text, subtitles timed to the narration, rendered by ffmpeg into
+ * video.mp4 (1920x1080, or 1080x1920 for a Short; H.264 + AAC, faststart) with a thumbnail.
  */
 export async function generatingVideo(ctx: StepContext): Promise<void> {
   const audios = ctx.checkpoint.audios!.files;
   const images = ctx.checkpoint.images!;
+  const plan = runFormat(ctx);
   try {
     await checkFreeSpace(ctx, audios.length);
     const tools = await resolveMediaTools(mediaToolsEnv(ctx.config));
@@ -95,6 +167,8 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       narration,
       { tools, signal: ctx.signal },
     );
+    const tempo = plan.maxSeconds ? await fitNarration(narration, joined, plan.maxSeconds, { tools, signal: ctx.signal }) : 1;
+    const soundtrack = await withMusic(ctx, narration, tools);
     const chapterSpan = (index: number) => {
       const start = joined.offsets[index] ?? 0;
       const end = joined.offsets[index + 1] ?? joined.durationSeconds;
@@ -121,7 +195,8 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
     const cues = narrationCues(
       await Promise.all(
         audios.map(async (file, index) => {
-          const words = await readWords(path.join(ctx.workDir, file));
+          const spoken = await readWords(path.join(ctx.workDir, file));
+          const words = spoken?.map((word) => ({ offset: word.offset, start: word.start / tempo }));
           return {
             text: narrationText(ctx, index),
             offset: chapterSpan(index).start,
@@ -130,6 +205,7 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
           };
         }),
       ),
+      plan.subtitles,
     );
     const result = await renderVideo({
       workDir: path.join(ctx.workDir, 'render'),
@@ -137,8 +213,9 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       thumbnail: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
       thumbnailTitle: ctx.checkpoint.texts!.title,
       segments,
-      audio: narration,
+      audio: soundtrack,
       cues,
+      settings: renderSettingsFor(plan.format),
       timeoutMs: RENDER_TIMEOUT_MS,
       signal: ctx.signal,
       tools,

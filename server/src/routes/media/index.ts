@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { typed } from '../typeProvider';
 import { AppError } from '../../errors';
+import type { MessageKey } from '../../messages';
 import { MEDIA_FILES } from '../../services/executions';
 import { detailSchema, errorResponses } from '../schemas';
 
@@ -38,6 +40,33 @@ export function parseRange(header: string, size: number): { start: number; end: 
 }
 
 /**
+ * Answers a file of `size` bytes for a player: all of it, or the part a Range header asks for
+ * (206, so the player can seek; 416 with the size when the range is unsatisfiable, as `notFound`).
+ * `open` streams the whole file or the inclusive byte range. The content type and caching are
+ * the caller's.
+ */
+export function sendRanged(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  size: number,
+  open: (range?: { start: number; end: number }) => Readable,
+  notFound: MessageKey,
+) {
+  reply.header('accept-ranges', 'bytes');
+  const rangeHeader = request.headers.range;
+  if (rangeHeader) {
+    const range = parseRange(rangeHeader, size);
+    if (!range) throw new AppError(416, notFound, {}, { 'content-range': `bytes */${size}` });
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', range.end - range.start + 1)
+      .send(open(range));
+  }
+  return reply.header('content-length', size).send(open());
+}
+
+/**
  * The rendered files of executions, for the preview. A `<video>` element sends no bearer token, so
  * access is by a signed link that expires (the execution's answer hands them out); Range requests
  * are answered so the player can seek.
@@ -67,21 +96,8 @@ export default async function mediaRoutes(fastify: FastifyInstance): Promise<voi
       }
       const size = await executions.storage.size(execution, file);
       if (size === undefined) throw new AppError(404, 'media.notFound');
-      reply
-        .type(TYPES[file] ?? 'application/octet-stream')
-        .header('accept-ranges', 'bytes')
-        .header('cache-control', 'private, max-age=3600');
-      const rangeHeader = request.headers.range;
-      if (rangeHeader) {
-        const range = parseRange(rangeHeader, size);
-        if (!range) throw new AppError(416, 'media.notFound', {}, { 'content-range': `bytes */${size}` });
-        return reply
-          .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-          .header('content-length', range.end - range.start + 1)
-          .send(executions.storage.read(execution, file, range));
-      }
-      return reply.header('content-length', size).send(executions.storage.read(execution, file));
+      reply.type(TYPES[file] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600');
+      return sendRanged(request, reply, size, (range) => executions.storage.read(execution, file, range), 'media.notFound');
     },
   );
 }

@@ -1,6 +1,6 @@
 import { dateTime, nullableDateTime, nullableInteger, nullableString } from '../schemas';
 import { EXECUTION_STATUSES, EXECUTION_TRIGGERS, STEP_STATUSES } from '../../services/executions';
-import { PROCESS_NEEDS, PROCESS_STATUSES, PROCESS_STEPS } from '../../services/processes';
+import { PROCESS_FORMATS, PROCESS_NEEDS, PROCESS_STATUSES, PROCESS_STEPS } from '../../services/processes';
 
 /** A process's answer (docs/api-processes.md). */
 export const processSchema = {
@@ -25,6 +25,10 @@ export const processSchema = {
     'next_execution',
     'publication_time',
     'publish_mode',
+    'format',
+    'music_id',
+    'music_name',
+    'music_active',
     'last_error',
     'latest_execution_id',
     'needs',
@@ -51,6 +55,10 @@ export const processSchema = {
     next_execution: dateTime,
     publication_time: { type: 'string' },
     publish_mode: { type: 'string', enum: ['auto', 'review'] },
+    format: { type: 'string', enum: PROCESS_FORMATS },
+    music_id: nullableString,
+    music_name: nullableString,
+    music_active: { type: ['boolean', 'null'] },
     last_error: nullableString,
     latest_execution_id: nullableString,
     needs: { type: 'array', items: { type: 'string', enum: PROCESS_NEEDS } },

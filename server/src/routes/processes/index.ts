@@ -4,7 +4,7 @@ import { VersionedCache, stringBytes } from '../../lib/versionedCache';
 import { requireUser } from '../guards';
 import { executionSchema, processSchema, startedSchema } from './executionSchemas';
 import { detailSchema, errorResponses, idParams, listQuery, listResponse } from '../schemas';
-import { PROCESS_LANGUAGES } from '../../services/processes';
+import { PROCESS_FORMATS, PROCESS_LANGUAGES } from '../../services/processes';
 
 /** Processes (docs/api-processes.md), their executions and the execute action. */
 
@@ -40,6 +40,8 @@ const bodyProperties = {
   // The shape only (digits:digits); the range (00:00 to 23:59) is the service's 422 with its message.
   publication_time: { type: 'string', maxLength: 5, pattern: '^[0-9]{1,2}:[0-9]{2}$' },
   publish_mode: { type: 'string', enum: ['auto', 'review'] },
+  format: { type: 'string', enum: PROCESS_FORMATS },
+  music_id: reference,
 } as const;
 
 export default async function processRoutes(fastify: FastifyInstance): Promise<void> {

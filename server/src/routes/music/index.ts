@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { typed } from '../typeProvider';
+import { AppError } from '../../errors';
+import { requireAdmin, requireUser } from '../guards';
+import { sendRanged } from '../media';
+import { MUSIC_FORMATS, MUSIC_MAX_BYTES, MUSIC_MOODS } from '../../services/music';
+import { dateTime, detailSchema, errorResponses, idParams, listQuery, listResponse } from '../schemas';
+
+const musicSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'mood',
+    'format',
+    'size_bytes',
+    'duration_seconds',
+    'is_active',
+    'audio_url',
+    'process_count',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    mood: { type: 'string', enum: MUSIC_MOODS },
+    format: { type: 'string', enum: MUSIC_FORMATS },
+    size_bytes: { type: 'integer' },
+    duration_seconds: { type: 'number' },
+    is_active: { type: 'boolean' },
+    audio_url: { type: 'string', description: 'A signed link to the file for a player; valid for an hour' },
+    process_count: { type: 'integer' },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
+
+const deleteResultSchema = {
+  type: 'object',
+  required: ['detail', 'affected_processes'],
+  properties: { detail: { type: 'string' }, affected_processes: { type: 'integer' } },
+} as const;
+
+/** The mood is the service's 422 with the choices; the name's length too (cut at 200). */
+const musicProperties = {
+  name: { type: 'string', maxLength: 500, pattern: '^[^\\u0000]*$' },
+  mood: { type: 'string', maxLength: 100 },
+} as const;
+
+const audioQuery = {
+  type: 'object',
+  required: ['expires', 'signature'],
+  properties: { expires: { type: 'integer', minimum: 0, maximum: 1e14 }, signature: { type: 'string', maxLength: 100 } },
+} as const;
+
+/** What an upload may be sent as: the file's own type, or a generic one (its bytes decide). */
+export const UPLOAD_CONTENT_TYPES = [
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/wave',
+  'audio/vnd.wave',
+  'audio/ogg',
+  'application/ogg',
+  'application/octet-stream',
+];
+
+/**
+ * Background music (docs/api-catalogue.md): every signed-in user reads the list; administrators
+ * upload (the file's bytes as the body, its name and mood in the query), rename, switch and delete.
+ * The file itself is served by signed link, since an `<audio>` element sends no bearer token.
+ */
+export default async function musicRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
+  const { music } = app.services;
+
+  // The upload's body is the file: kept as bytes, up to the limit (a larger one is 413 before it is read whole).
+  app.addContentTypeParser(UPLOAD_CONTENT_TYPES, { parseAs: 'buffer', bodyLimit: MUSIC_MAX_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.get(
+    '/',
+    {
+      onRequest: requireUser,
+      schema: { querystring: listQuery('active_only'), response: { 200: listResponse('music', musicSchema), ...errorResponses } },
+    },
+    async (request) => music.list(request.query),
+  );
+
+  app.get(
+    '/:id',
+    { onRequest: requireUser, schema: { params: idParams, response: { 200: musicSchema, ...errorResponses } } },
+    async (request) => music.get(request.params.id),
+  );
+
+  app.post(
+    '/',
+    {
+      onRequest: requireAdmin,
+      bodyLimit: MUSIC_MAX_BYTES,
+      schema: {
+        description: `The body is the audio file itself (MP3, WAV or Ogg, at most ${MUSIC_MAX_BYTES / 1024 / 1024} MB), sent as audio/mpeg, audio/wav, audio/ogg or application/octet-stream; what it really is is read from its bytes.`,
+        consumes: UPLOAD_CONTENT_TYPES,
+        querystring: {
+          type: 'object',
+          required: ['name', 'mood'],
+          additionalProperties: false,
+          properties: musicProperties,
+        },
+        response: { 201: musicSchema, ...errorResponses, 413: detailSchema, 415: detailSchema, 503: detailSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError(422, 'music.fileRequired');
+      return reply.code(201).send(await music.create(request.user.id, request.query, body));
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: musicProperties },
+        response: { 200: musicSchema, ...errorResponses },
+      },
+    },
+    async (request) => music.update(request.params.id, request.body ?? {}),
+  );
+
+  app.put(
+    '/:id/toggle',
+    { onRequest: requireAdmin, schema: { params: idParams, response: { 200: musicSchema, ...errorResponses } } },
+    async (request) => music.toggle(request.params.id),
+  );
+
+  app.delete(
+    '/:id',
+    { onRequest: requireAdmin, schema: { params: idParams, response: { 200: deleteResultSchema, ...errorResponses } } },
+    async (request) => music.remove(request.params.id, request.language),
+  );
+
+  app.get(
+    '/:id/audio',
+    {
+      schema: {
+        params: idParams,
+        querystring: audioQuery,
+        response: {
+          200: { description: 'The track', type: 'string', format: 'binary' },
+          206: { description: 'Part of the track', type: 'string', format: 'binary' },
+          ...errorResponses,
+          416: detailSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!music.verifyLink(id, request.query.expires, request.query.signature)) throw new AppError(403, 'music.linkInvalid');
+      const track = await music.audio(id);
+      reply.type(track.contentType).header('cache-control', 'private, max-age=3600');
+      return sendRanged(request, reply, track.size, (range) => fs.createReadStream(track.file, range ?? {}), 'music.notFound');
+    },
+  );
+}

@@ -1,0 +1,249 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
+import { createEngine, type Engine } from '../src/pipeline/engine';
+import { SHORT_INSTRUCTION, SHORT_MAX_TEMPO } from '../src/pipeline/format';
+import { concatAudio } from '../src/pipeline/media/audio';
+import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
+import { StepFailure } from '../src/pipeline/context';
+import { fitNarration } from '../src/pipeline/steps/video';
+import { pcmToWav } from '../src/providers/outbound';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
+
+// Full runs narrate, draw and render: minutes on a busy 2-core machine.
+jest.setTimeout(240_000);
+
+/**
+ * The formats and the music end to end: a Short (one chapter asked to tell the whole story,
+ * four portrait scenes, a 1080x1920 video with a 720x1280 thumbnail, #Shorts in the description)
+ * with background music mixed under it, and a video whose track was switched off (made without
+ * music, and the run says so). The fakes stand in for the chat model and YouTube.
+ */
+
+const KEY = 'sk-test-formats-key-0123456789abcdef';
+const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
+const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let fake: FakeOpenAI;
+let google: FakeGoogle;
+let ctx: TestContext;
+let engine: Engine;
+let token: string;
+let admin: string;
+let channel: string;
+let config: string;
+let scratch: string;
+let titles = 0;
+
+function lastUser(request: FakeChatRequest): string {
+  const message = [...request.messages].reverse().find((m) => m.role === 'user');
+  return typeof message?.content === 'string' ? message.content : '';
+}
+
+function responder(request: FakeChatRequest): string {
+  const text = lastUser(request);
+  if (/^Crie um título/.test(text)) {
+    titles += 1;
+    return `A Música do Farol ${titles}`;
+  }
+  if (/^Escreva, em .*, a premissa/.test(text)) return 'Um faroleiro ouve uma canção no nevoeiro.';
+  if (/^Summarise/.test(text)) return 'O faroleiro seguiu a canção.';
+  return 'O faroleiro subiu a escada. Lá fora, o nevoeiro cantava. Ele acendeu a luz e a canção parou. No silêncio, sorriu.';
+}
+
+/** A stereo WAV with a 1 kHz tone in the left channel only: a mix with it has left and right apart. */
+function leftToneWav(seconds: number): Buffer {
+  const rate = 44_100;
+  const pcm = Buffer.alloc(Math.round(seconds * rate) * 4);
+  for (let i = 0; i < pcm.length / 4; i += 1)
+    pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 1000 * i) / rate) * 9000), i * 4);
+  return pcmToWav(pcm, { sampleRate: rate, channels: 2 });
+}
+
+async function uploadTrack(name: string): Promise<string> {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/music/?name=${encodeURIComponent(name)}&mood=calm`,
+    payload: leftToneWav(8),
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'audio/wav' },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+async function createProcess(overrides: Record<string, unknown>): Promise<string> {
+  const response = await call(ctx.app, 'POST', '/api/v1/processes/', {
+    token,
+    body: {
+      name: 'Farol',
+      channel_id: channel,
+      youtube_api_id: config,
+      prompt_id: BUILTIN_DRAMA,
+      language: 'pt',
+      voice_id: HELENA,
+      ...overrides,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id;
+}
+
+async function runOnce(processId: string) {
+  const started = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token });
+  expect(started.statusCode).toBe(202);
+  const id = started.json().execution_id as string;
+  await engine.run(id);
+  return (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token })).json();
+}
+
+async function probe(file: string) {
+  const { ffprobe } = await resolveMediaTools();
+  return JSON.parse(
+    execFileSync(ffprobe.path, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], {
+      encoding: 'utf8',
+    }),
+  ) as { streams: Array<Record<string, unknown>>; format: { duration: string } };
+}
+
+/** How far apart the left and right channels of the video's sound are (0: the same). */
+async function channelDifference(video: string): Promise<number> {
+  const { ffmpeg } = await resolveMediaTools();
+  const raw = execFileSync(ffmpeg.path, ['-v', 'error', '-i', video, '-map', '0:a:0', '-ac', '2', '-f', 's16le', '-'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  let difference = 0;
+  let total = 0;
+  for (let i = 0; i + 3 < raw.length; i += 4) {
+    difference += Math.abs(raw.readInt16LE(i) - raw.readInt16LE(i + 2));
+    total += Math.abs(raw.readInt16LE(i));
+  }
+  return difference / Math.max(1, total);
+}
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-formats-'));
+  fake = await startFakeOpenAI({ respond: responder });
+  google = await startFakeGoogle();
+  ctx = await buildTestApp(pipelineEnv(fake.url, google), { enqueue: async () => null });
+  engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
+  admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
+  const user = await signUp(ctx.app);
+  token = user.token;
+  await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where id = ${user.user.id}`);
+  expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: KEY } })).statusCode).toBe(201);
+  google.addClient('id.apps.googleusercontent.com', 'GOCSPX-x');
+  channel = (
+    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_formats', name: 'Faróis' } })
+  ).json().id;
+  config = (
+    await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
+      token,
+      body: {
+        name: 'Main',
+        channel_id: 'UC_formats',
+        client_id: 'id.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-x',
+        refresh_token: google.issueRefreshToken(
+          'id.apps.googleusercontent.com',
+          google.addAccount([{ id: 'UC_formats', title: 'Faróis', subscriberCount: 1, videoCount: 0, viewCount: 0 }]),
+        ),
+      },
+    })
+  ).json().id;
+}, 120_000);
+
+afterAll(async () => {
+  await ctx.close();
+  await fake.close();
+  await google.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('a Short with music: one chapter, four portrait scenes, 1080x1920 under three minutes, #Shorts, the music under the voice', async () => {
+  const track = await uploadTrack('Névoa');
+  const processId = await createProcess({ format: 'short', music_id: track });
+  const process = (await call(ctx.app, 'GET', `/api/v1/processes/${processId}`, { token })).json();
+  expect(process).toMatchObject({ format: 'short', music_id: track, music_name: 'Névoa', music_active: true });
+
+  fake.reset();
+  const done = await runOnce(processId);
+  expect({ status: done.status, error: done.error, warnings: done.warnings }).toEqual({
+    status: 'completed',
+    error: null,
+    warnings: [],
+  });
+
+  // One chapter, asked to tell the whole story; no summary is asked for.
+  const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => lastUser(r.body as FakeChatRequest));
+  const chapters = chats.filter((text) => text.includes(SHORT_INSTRUCTION));
+  expect(chapters).toHaveLength(1);
+  expect(chats.some((text) => /^Summarise/.test(text))).toBe(false);
+
+  const folder = path.join(ctx.config.mediaDir, done.id);
+  const info = await probe(path.join(folder, 'video.mp4'));
+  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1080, height: 1920 });
+  expect(Number(info.format.duration)).toBeLessThanOrEqual(180);
+  const thumbnail = await probe(path.join(folder, 'thumbnail.jpg'));
+  expect(thumbnail.streams[0]).toMatchObject({ width: 720, height: 1280 });
+  // The music is there: left and right differ (the track plays in the left channel only).
+  expect(await channelDifference(path.join(folder, 'video.mp4'))).toBeGreaterThan(0.05);
+
+  const upload = google.uploads.at(-1)!;
+  expect(JSON.stringify(upload.metadata)).toContain('#Shorts');
+}, 240_000);
+
+test("a video whose track was switched off is made without music, and the run says so in the reader's language", async () => {
+  const track = await uploadTrack('Desligada');
+  const processId = await createProcess({ format: 'video', music_id: track });
+  expect((await call(ctx.app, 'PUT', `/api/v1/music/${track}/toggle`, { token: admin })).json().is_active).toBe(false);
+  const process = (await call(ctx.app, 'GET', `/api/v1/processes/${processId}`, { token })).json();
+  expect(process).toMatchObject({ music_id: track, music_active: false, needs: [] });
+
+  const done = await runOnce(processId);
+  expect(done.status).toBe('completed');
+  const pt = (
+    await call(ctx.app, 'GET', `/api/v1/executions/${done.id}`, { token, headers: { 'accept-language': 'pt' } })
+  ).json();
+  expect(pt.warnings).toEqual([expect.stringContaining('"Desligada" está desativada')]);
+  const folder = path.join(ctx.config.mediaDir, done.id);
+  const info = await probe(path.join(folder, 'video.mp4'));
+  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1920, height: 1080 });
+  expect(await channelDifference(path.join(folder, 'video.mp4'))).toBeLessThan(0.001);
+  expect(JSON.stringify(google.uploads.at(-1)!.metadata)).not.toContain('#Shorts');
+}, 240_000);
+
+describe("a Short's narration over three minutes", () => {
+  async function narrationOf(seconds: number): Promise<{ file: string; joined: Awaited<ReturnType<typeof concatAudio>> }> {
+    const rate = 22_050;
+    const pcm = Buffer.alloc(Math.round(seconds * rate) * 2);
+    for (let i = 0; i < pcm.length / 2; i += 1) pcm.writeInt16LE(Math.round(Math.sin(i / 7) * 8000), i * 2);
+    const part = path.join(scratch, `part-${seconds}.wav`);
+    fs.writeFileSync(part, pcmToWav(pcm, { sampleRate: rate }));
+    const file = path.join(scratch, `narration-${seconds}.wav`);
+    return { file, joined: await concatAudio([part], file, { tools: await resolveMediaTools(), normalize: false }) };
+  }
+
+  test('is sped up to fit when it runs a little over, its times rescaled', async () => {
+    const tools = await resolveMediaTools();
+    const { file, joined } = await narrationOf(200);
+    const tempo = await fitNarration(file, joined, 178, { tools });
+    expect(tempo).toBeCloseTo(200 / 178, 3);
+    expect(joined.durationSeconds).toBeCloseTo(178, 1);
+    expect(joined.durations[0]).toBeCloseTo(178, 1);
+    const info = await probe(file);
+    expect(Number(info.format.duration)).toBeCloseTo(178, 0);
+  }, 120_000);
+
+  test('stops the run with how long it was when it would need more than the fastest tempo', async () => {
+    const tools = await resolveMediaTools();
+    const { file, joined } = await narrationOf(178 * SHORT_MAX_TEMPO + 10);
+    const failure = await fitNarration(file, joined, 178, { tools }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StepFailure);
+    expect(failure).toMatchObject({ key: 'pipeline.shortTooLong', params: { seconds: Math.round(178 * SHORT_MAX_TEMPO + 10) } });
+  }, 120_000);
+});
