@@ -48,6 +48,10 @@
  * | Voice            | listVoices (LIST + rows),            | createVoice (LIST); updateVoice, toggleVoice    |
  * |                  | getVoice (id)                        | (id); deleteVoice (id + LIST, and Process LIST: |
  * |                  |                                      | its processes switch off)                       |
+ * | Music            | listMusic (LIST + rows),             | uploadMusic (LIST); updateMusic, toggleMusic    |
+ * |                  | getMusic (id)                        | (id, and Process LIST: processes show the name  |
+ * |                  |                                      | and state); deleteMusic (id + LIST, and Process |
+ * |                  |                                      | LIST: its processes go on without music)        |
  * | Stats            | getProcessStats ('Stats'),           | createChannel, toggleChannel, updateChannel,    |
  * |                  | getPublicationStats                  | deleteChannel (connected-channels counter);     |
  * |                  | ({Stats, id: 'PUBLICATIONS'})        | createProcess, updateProcess, toggleProcess,    |
@@ -148,6 +152,11 @@ import type {
   VoiceInput,
   VoiceList,
   VoiceListArgs,
+  MusicList,
+  MusicListArgs,
+  MusicTrack,
+  MusicUpdate,
+  MusicUpload,
   WebhookTestResult,
   YoutubeApi,
   YoutubeApiCreate,
@@ -164,6 +173,7 @@ export const TAG_TYPES = [
   'YoutubeApi',
   'Prompt',
   'Voice',
+  'Music',
   'Proxy',
   'ChatModelConfig',
   'Publication',
@@ -595,6 +605,58 @@ export const api = createApi({
               { type: 'Process', id: 'LIST' },
             ],
     }),
+    // ---- background music (everyone reads; admins write) ---------------------------------
+    listMusic: builder.query<MusicList, MusicListArgs | void>({
+      query: (args) => ({ url: '/music/', params: paged({ active_only: false, ...(args ?? {}) }) }),
+      providesTags: (result) => listTags('Music', result?.music),
+    }),
+    getMusic: builder.query<MusicTrack, string>({
+      query: (id) => `/music/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Music', id }],
+    }),
+    /** The file itself is the body (its type from the file, or a generic one: the server reads its bytes). */
+    uploadMusic: builder.mutation<MusicTrack, MusicUpload>({
+      query: ({ file, name, mood }) => ({
+        url: '/music/',
+        method: 'POST',
+        params: { name, mood },
+        body: file,
+        headers: { 'content-type': file.type || 'application/octet-stream' },
+      }),
+      invalidatesTags: (result) => (result ? [{ type: 'Music', id: 'LIST' }] : []),
+    }),
+    updateMusic: builder.mutation<MusicTrack, { id: string } & MusicUpdate>({
+      query: ({ id, ...body }) => ({ url: `/music/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      invalidatesTags: (result, _error, { id }) =>
+        result
+          ? [
+              { type: 'Music', id },
+              { type: 'Process', id: 'LIST' },
+            ]
+          : [],
+    }),
+    toggleMusic: builder.mutation<MusicTrack, string>({
+      query: (id) => ({ url: `/music/${encodeURIComponent(id)}/toggle`, method: 'PUT' }),
+      invalidatesTags: (result, _error, id) =>
+        result
+          ? [
+              { type: 'Music', id },
+              { type: 'Process', id: 'LIST' },
+            ]
+          : [],
+    }),
+    /** Processes using the track lose it (they go on without music): their list refetches too. */
+    deleteMusic: builder.mutation<CatalogueDeleteResult, string>({
+      query: (id) => ({ url: `/music/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) =>
+        error
+          ? []
+          : [
+              { type: 'Music', id },
+              { type: 'Music', id: 'LIST' },
+              { type: 'Process', id: 'LIST' },
+            ],
+    }),
     // ---- processes ----------------------------------------------------------------------
     getProcesses: builder.query<ProcessList, ProcessListArgs | void>({
       query: (args) => ({ url: '/processes/', params: paged({ active_only: false, ...(args ?? {}) }) }),
@@ -897,6 +959,12 @@ export const {
   useUpdateVoiceMutation,
   useToggleVoiceMutation,
   useDeleteVoiceMutation,
+  useListMusicQuery,
+  useGetMusicQuery,
+  useUploadMusicMutation,
+  useUpdateMusicMutation,
+  useToggleMusicMutation,
+  useDeleteMusicMutation,
   useGetProcessesQuery,
   useGetProcessQuery,
   useGetProcessStatsQuery,

@@ -166,6 +166,25 @@ export interface VoiceListArgs extends PageArgs {
 
 export type VoiceInput = RequestBody<'/api/v1/voices', 'post'>;
 
+// ---- background music (docs/api-catalogue.md) ---------------------------------------------
+
+export type MusicTrack = Answer<'/api/v1/music/{id}', 'get'>;
+
+export type MusicList = Answer<'/api/v1/music', 'get'>;
+
+export interface MusicListArgs extends PageArgs {
+  active_only?: boolean;
+}
+
+/** POST /music/: the file is the body; its name and mood go in the query. */
+export interface MusicUpload {
+  file: Blob;
+  name: string;
+  mood: MusicTrack['mood'];
+}
+
+export type MusicUpdate = RequestBody<'/api/v1/music/{id}', 'put'>;
+
 // ---- processes, executions and publications (docs/api-processes.md) ----------------------
 
 /** A process's language: the videos it generates are in it. */

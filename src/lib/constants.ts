@@ -185,6 +185,18 @@ export const VOICE_PROVIDER_NAMES: Record<VoiceProvider, string> = {
 export const VOICE_GENDERS = ['female', 'male', 'neutral'] as const;
 export type VoiceGender = (typeof VOICE_GENDERS)[number];
 
+/** Background music: the moods a track is tagged with, the largest upload and the formats accepted. */
+export const MUSIC_MOODS = ['calm', 'dramatic', 'mysterious', 'uplifting', 'dark', 'epic', 'romantic', 'playful'] as const;
+export type MusicMood = (typeof MUSIC_MOODS)[number];
+export const MUSIC_MAX_BYTES = 20 * 1024 * 1024;
+/** What the file picker offers; the server reads the file's bytes to tell what it is. */
+export const MUSIC_FILE_ACCEPT = '.mp3,.wav,.ogg,.oga,audio/mpeg,audio/wav,audio/x-wav,audio/ogg';
+export const MUSIC_FILE_EXTENSIONS = ['mp3', 'wav', 'ogg', 'oga'] as const;
+
+/** What a process makes: a landscape video, or a vertical YouTube Short of at most three minutes. */
+export const PROCESS_FORMATS = ['video', 'short'] as const;
+export type ProcessFormat = (typeof PROCESS_FORMATS)[number];
+
 /** Channels. */
 export const DEFAULT_MIN_VIEWS = 0;
 

@@ -10,6 +10,7 @@ import type {
   Publication,
   User,
   Voice,
+  MusicTrack,
   YoutubeApi,
 } from '../api';
 
@@ -181,6 +182,24 @@ export function voiceFixture(overrides: Partial<Voice> = {}): Voice {
   };
 }
 
+/** A background music track as GET /music answers it (active, an MP3). */
+export function musicFixture(overrides: Partial<MusicTrack> = {}): MusicTrack {
+  return {
+    id: 'mu-1',
+    name: 'Quiet piano',
+    mood: 'calm',
+    format: 'mp3',
+    size_bytes: 3_145_728,
+    duration_seconds: 154.3,
+    is_active: true,
+    audio_url: '/api/v1/music/mu-1/audio?expires=1741350000000&signature=abc',
+    process_count: 1,
+    created_at: stamp,
+    updated_at: '2025-03-07T17:05:00.000Z',
+    ...overrides,
+  };
+}
+
 /** A process as GET /processes answers it (idle, active, never executed). */
 export function processFixture(overrides: Partial<Process> = {}): Process {
   return {
@@ -203,6 +222,10 @@ export function processFixture(overrides: Partial<Process> = {}): Process {
     next_execution: '2025-03-10T12:00:00.000Z',
     publication_time: '09:00',
     publish_mode: 'auto',
+    format: 'video',
+    music_id: null,
+    music_name: null,
+    music_active: null,
     last_error: null,
     needs: [],
     latest_execution_id: null,

@@ -13,18 +13,10 @@ export {
   signedInState,
   testUser,
   voiceFixture,
+  musicFixture,
   youtubeApiFixture,
   youtubeApiList,
 } from './fixtures';
-export {
-  deferred,
-  mockApi,
-  never,
-  reply,
-  type ApiMock,
-  type MockHandler,
-  type MockReply,
-  type MockRequest,
-} from './mockApi';
+export { deferred, mockApi, never, reply, type ApiMock, type MockHandler, type MockReply, type MockRequest } from './mockApi';
 export { renderApp } from './renderApp';
 export { renderWithProviders, testLocation, type ProviderOptions } from './renderWithProviders';

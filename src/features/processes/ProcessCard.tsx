@@ -94,8 +94,17 @@ export function ProcessCard({ process, toggling = false, onAction }: ProcessCard
   const facts: [string, ReactNode][] = [
     [t('card.channel'), process.channel_name ?? UNKNOWN_FIGURE],
     [t('card.language'), <LanguageLabel code={process.language} />],
+    [t('card.format'), process.format === 'short' ? t('card.formatShort') : t('card.formatVideo')],
     [t('card.voice'), process.voice_name ?? UNKNOWN_FIGURE],
     [t('card.prompt'), process.prompt_name ?? UNKNOWN_FIGURE],
+    [
+      t('card.music'),
+      !process.music_id
+        ? t('card.noMusic')
+        : process.music_active === false
+          ? t('card.musicOff', { name: process.music_name ?? '' })
+          : (process.music_name ?? UNKNOWN_FIGURE),
+    ],
     [
       t('card.publicationTime'),
       process.publish_mode === 'review'

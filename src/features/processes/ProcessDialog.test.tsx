@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import {
   channelFixture,
+  musicFixture,
   promptFixture,
   promptSummaryOf,
   reply,
@@ -32,12 +33,19 @@ const voices = [
   voiceFixture({ id: 'vo-3', name: 'Old Voice', is_active: false }),
 ];
 
+const tracks = [
+  musicFixture(),
+  musicFixture({ id: 'mu-2', name: 'Storm drums', mood: 'epic', audio_url: '/api/v1/music/mu-2/audio?expires=1&signature=s' }),
+  musicFixture({ id: 'mu-3', name: 'Retired waltz', mood: 'romantic', is_active: false }),
+];
+
 function catalogue(extra: Record<string, MockHandler> = {}): Record<string, MockHandler> {
   return {
     'GET /channels/': reply(200, { channels, total: channels.length }),
     'GET /youtube-apis/': reply(200, youtubeApiList(configs)),
     'GET /prompts/': reply(200, { prompts, total: prompts.length }),
     'GET /voices/': reply(200, { voices, total: voices.length }),
+    'GET /music/': reply(200, { music: tracks, total: tracks.length }),
     ...extra,
   };
 }
@@ -177,6 +185,8 @@ describe('ProcessDialog: create', () => {
       is_active: false,
       publication_time: '18:30',
       publish_mode: 'auto',
+      format: 'video',
+      music_id: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByRole('article', { name: 'Bedtime tales' })).toBeInTheDocument();
@@ -207,6 +217,49 @@ describe('ProcessDialog: create', () => {
 
     expect(await screen.findByText('Process “Reviewed tales” created')).toBeInTheDocument();
     expect(server.calls('POST /processes/')[0].body).toMatchObject({ name: 'Reviewed tales', publish_mode: 'review' });
+  });
+
+  it('makes a Short with background music: each format says what it is, the track can be heard, both are sent', async () => {
+    const play = jest.spyOn(window.HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+    const pause = jest.spyOn(window.HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
+    const created = processFixture({
+      id: 'p-9',
+      name: 'Tiny tales',
+      format: 'short',
+      music_id: 'mu-2',
+      music_name: 'Storm drums',
+    });
+    const { user, server, dialog } = await openCreate({ 'POST /processes/': reply(201, created) });
+
+    expect(within(dialog).getByRole('radio', { name: 'Video' })).toBeChecked();
+    const short = within(dialog).getByRole('radio', { name: 'Short' });
+    expect(short).toHaveAccessibleDescription(
+      'Vertical 1080×1920, at most 3 minutes: one short chapter, filed by YouTube as a Short.',
+    );
+    // None by default; only active tracks are offered, with their mood.
+    expect(within(dialog).getByRole('combobox', { name: /^Background music/ })).toHaveTextContent('No music');
+    expect(within(dialog).getByRole('button', { name: 'Choose music to listen to it' })).toBeDisabled();
+    expect(await optionsOf(user, dialog, /^Background music/)).toEqual(['No music', 'Quiet piano · Calm', 'Storm drums · Epic']);
+
+    await user.click(short);
+    await choose(user, dialog, /^Background music/, 'Storm drums · Epic');
+    await user.click(within(dialog).getByRole('button', { name: 'Listen to Storm drums' }));
+    expect((play.mock.contexts[0] as HTMLAudioElement).src).toBe(
+      'http://localhost/api/v1/music/mu-2/audio?expires=1&signature=s',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Pause the music' }));
+    expect(pause).toHaveBeenCalled();
+
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Tiny tales');
+    await choose(user, dialog, /^Channel/, 'Main channel');
+    await choose(user, dialog, /^Prompt/, 'Family secrets');
+    await choose(user, dialog, /^Voice/, 'Ana Narradora');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText('Process “Tiny tales” created')).toBeInTheDocument();
+    expect(server.calls('POST /processes/')[0].body).toMatchObject({ name: 'Tiny tales', format: 'short', music_id: 'mu-2' });
+    play.mockRestore();
+    pause.mockRestore();
   });
 
   it('names the publish modes in Portuguese', async () => {
@@ -306,6 +359,31 @@ describe('ProcessDialog: edit', () => {
 
     expect(await screen.findByText('Process “Late stories” updated')).toBeInTheDocument();
     expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ name: 'Late stories', publication_time: '21:15' });
+  });
+
+  it('keeps a switched-off track as chosen, and sends “no music” as null once the owner removes it', async () => {
+    const process = processFixture({ music_id: 'mu-3', music_name: 'Retired waltz', music_active: false });
+    const { user, server } = renderProcesses(
+      {
+        'GET /processes/': processList(process),
+        'PUT /processes/p-1': reply(200, { ...process, music_id: null, music_name: null, music_active: null }),
+        ...catalogue(),
+      },
+      { language: 'pt' },
+    );
+    const card = await screen.findByRole('article', { name: 'Night stories' });
+    expect(card).toHaveTextContent('Retired waltz (desativada: as execuções seguem sem ela)');
+
+    await user.click(screen.getByRole('button', { name: 'Editar Night stories' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar processo' });
+    const music = within(dialog).getByRole('combobox', { name: /^Música de fundo/ });
+    await waitFor(() => expect(music).toHaveTextContent('Retired waltz (inativo)'));
+    expect(within(dialog).getByRole('radio', { name: 'Vídeo' })).toBeChecked();
+
+    await choose(user, dialog, /^Música de fundo/, 'Sem música');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(server.calls('PUT /processes/p-1')).toHaveLength(1));
+    expect(server.calls('PUT /processes/p-1')[0].body).toEqual({ music_id: null });
   });
 
   it('keeps a process’s inactive prompt without offering it to others, and sends nothing when nothing changed', async () => {

@@ -13,6 +13,7 @@ import {
   errorDetail,
   useCreateProcessMutation,
   useListChannelsQuery,
+  useListMusicQuery,
   useListPromptsQuery,
   useListVoicesQuery,
   useListYoutubeApisQuery,
@@ -27,7 +28,7 @@ import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { LANGUAGES } from '../../lib/language';
 import { sampleUrlOf } from '../../lib/playback';
 import { useConfigChoice } from './configs';
-import { PublishModeField } from './PublishModeField';
+import { FormatField, PublishModeField } from './PublishModeField';
 import { TimeInput } from './TimeInput';
 import { createBody, formValuesOf, processSchema, updateBody, type ProcessFormValues } from './schema';
 
@@ -84,7 +85,8 @@ function SwitchField({ control, label }: { control: Control<ProcessFormValues>; 
 /**
  * Creates or edits a process: name, channel, API configuration (enabled ones), prompt (active
  * ones), language (pt/en, those the prompt has texts for), voice (active ones, with a sample
- * button), publication time, publish mode (automatic, or after the owner's review) and "enable
+ * button), background music (none, or an active track, with a listen button), publication time,
+ * format (video or Short), publish mode (automatic, or after the owner's review) and "enable
  * immediately".
  */
 export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps) {
@@ -96,6 +98,7 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
   const { data: youtubeApiList } = useListYoutubeApisQuery();
   const { data: promptList } = useListPromptsQuery();
   const { data: voiceList } = useListVoicesQuery();
+  const { data: musicList } = useListMusicQuery();
   const { playingId, toggle } = useSamplePlayer();
 
   const initial = useMemo(() => formValuesOf(process), [process]);
@@ -109,9 +112,9 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     getValues,
     formState: { errors, isSubmitting },
   } = useForm<ProcessFormValues>({ resolver: yupResolver(schema), defaultValues: initial });
-  const [channelId, youtubeApiId, promptId, voiceId, language, publishMode] = useWatch({
+  const [channelId, youtubeApiId, promptId, voiceId, language, publishMode, musicId] = useWatch({
     control,
-    name: ['channel_id', 'youtube_api_id', 'prompt_id', 'voice_id', 'language', 'publish_mode'],
+    name: ['channel_id', 'youtube_api_id', 'prompt_id', 'voice_id', 'language', 'publish_mode', 'music_id'],
   });
 
   const channels = useMemo(
@@ -120,6 +123,7 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
   );
   const prompts = useMemo(() => promptList?.prompts ?? [], [promptList]);
   const voices = useMemo(() => voiceList?.voices ?? [], [voiceList]);
+  const tracks = useMemo(() => musicList?.music ?? [], [musicList]);
 
   const inactive = (name: string) => t('form.inactiveOption', { name });
   const disabled = (name: string) => t('form.disabledOption', { name });
@@ -174,6 +178,24 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
     const available = languageKey ? languageKey.split(',') : [];
     if (!available.includes(getValues('language'))) setValue('language', available[0] ?? '', { shouldDirty: true });
   }, [prompt, languageKey, getValues, setValue]);
+
+  // No music is a choice like any other; a track switched off since it was chosen stays shown.
+  const musicOptions: SelectOption[] = [
+    { value: '', label: t('form.noMusic') },
+    ...optionsOf(tracks, (track) => track.is_active, process && { id: process.music_id, name: process.music_name }, inactive).map(
+      (option) => {
+        const track = tracks.find((candidate) => candidate.id === option.value);
+        return track ? { ...option, label: `${String(option.label)} · ${t(`common:music.mood.${track.mood}`)}` } : option;
+      },
+    ),
+  ];
+  const track = tracks.find((candidate) => candidate.id === musicId);
+  const trackPlaying = track !== undefined && playingId === track.id;
+  const musicLabel = trackPlaying
+    ? t('form.pauseMusic')
+    : track
+      ? t('form.listenMusic', { name: track.name })
+      : t('form.chooseMusic');
 
   const voice = voices.find((candidate) => candidate.id === voiceId);
   const playing = voice !== undefined && playingId === voice.id;
@@ -285,13 +307,39 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
               </span>
             </Tooltip>
           </Box>
+          <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+            <SelectInput<ProcessFormValues>
+              name="music_id"
+              control={control}
+              label={t('form.music')}
+              options={musicOptions}
+              helperText={t('form.musicHint')}
+            />
+            <Tooltip title={musicLabel}>
+              <span>
+                <IconButton
+                  aria-label={musicLabel}
+                  aria-pressed={trackPlaying}
+                  disabled={!track}
+                  color={trackPlaying ? 'primary' : 'default'}
+                  onClick={() => track && toggle(track.id, track.audio_url)}
+                  sx={{ mt: 1 }}
+                >
+                  {trackPlaying ? <Pause /> : <PlayArrow />}
+                </IconButton>
+              </span>
+            </Tooltip>
+          </Box>
           <TimeInput
             control={control}
             label={t('form.publicationTime')}
             helperText={publishMode === 'review' ? t('form.publicationTimeHintReview') : t('form.publicationTimeHint')}
           />
         </Box>
-        <PublishModeField control={control} />
+        <Box sx={twoColumns}>
+          <FormatField control={control} />
+          <PublishModeField control={control} />
+        </Box>
         <SwitchField control={control} label={editing ? t('form.enabled') : t('form.enableNow')} />
       </Box>
     </FormDialog>

@@ -1,13 +1,14 @@
 /**
  * The create/edit process form (spec §5): name, channel, API configuration, prompt, language,
  * voice and publication time are all required; "enable immediately" is a switch; the publish mode
- * (automatic, or after the owner's review) is a choice. An update sends only the fields that
- * changed (and are set).
+ * (automatic, or after the owner's review) and the format (video or Short) are choices; the
+ * background music is optional (none by default). An update sends only the fields that changed
+ * (and are set; the music may change to none).
  */
 import { boolean, mixed, object, string } from 'yup';
 import type { Process, ProcessCreate, ProcessLanguage, ProcessUpdate, PublishMode } from '../../api';
 import type { ValidationKey } from '../../components';
-import { DEFAULT_PROCESS_LANGUAGE, DEFAULT_PUBLICATION_TIME } from '../../lib/constants';
+import { DEFAULT_PROCESS_LANGUAGE, DEFAULT_PUBLICATION_TIME, PROCESS_FORMATS, type ProcessFormat } from '../../lib/constants';
 import { isLanguage } from '../../lib/language';
 
 const required: ValidationKey = 'validation.required';
@@ -31,6 +32,9 @@ export interface ProcessFormValues {
   voice_id: string;
   publication_time: string;
   publish_mode: PublishMode;
+  format: ProcessFormat;
+  /** A track's id, or '' for no music. */
+  music_id: string;
   is_active: boolean;
 }
 
@@ -45,6 +49,8 @@ export function processSchema(timeInvalid: string) {
     voice_id: string().required(required),
     publication_time: string().trim().required(required).matches(PUBLICATION_TIME, timeInvalid),
     publish_mode: mixed<PublishMode>().oneOf(PUBLISH_MODES).required(required),
+    format: mixed<ProcessFormat>().oneOf(PROCESS_FORMATS).required(required),
+    music_id: string().default(''),
     is_active: boolean().default(true),
   });
 }
@@ -61,6 +67,8 @@ export function formValuesOf(process?: Process): ProcessFormValues {
       voice_id: '',
       publication_time: DEFAULT_PUBLICATION_TIME,
       publish_mode: 'auto',
+      format: 'video',
+      music_id: '',
       is_active: true,
     };
   }
@@ -73,6 +81,8 @@ export function formValuesOf(process?: Process): ProcessFormValues {
     voice_id: process.voice_id ?? '',
     publication_time: process.publication_time,
     publish_mode: publishModeOf(process.publish_mode),
+    format: process.format === 'short' ? 'short' : 'video',
+    music_id: process.music_id ?? '',
     is_active: process.is_active,
   };
 }
@@ -88,6 +98,8 @@ export function createBody(values: ProcessFormValues): ProcessCreate {
     is_active: values.is_active,
     publication_time: values.publication_time.trim(),
     publish_mode: values.publish_mode,
+    format: values.format,
+    music_id: values.music_id || null,
   };
 }
 
@@ -103,6 +115,8 @@ export function updateBody(values: ProcessFormValues, initial: ProcessFormValues
   const time = values.publication_time.trim();
   if (time && time !== initial.publication_time) body.publication_time = time;
   if (values.publish_mode !== initial.publish_mode) body.publish_mode = values.publish_mode;
+  if (values.format !== initial.format) body.format = values.format;
+  if (values.music_id !== initial.music_id) body.music_id = values.music_id || null;
   if (values.is_active !== initial.is_active) body.is_active = values.is_active;
   return body;
 }

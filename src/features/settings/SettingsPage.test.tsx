@@ -17,7 +17,7 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
   });
 
-  it('inserts voices and proxies after the YouTube API for an admin', async () => {
+  it('inserts voices, music and proxies after the YouTube API for an admin', async () => {
     renderSettings(null, { 'GET /proxies/': reply(200, { proxies: [], total: 0 }) }, { user: adminUser });
 
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
@@ -26,6 +26,7 @@ describe('SettingsPage', () => {
       'Security',
       'YouTube API',
       'Voices',
+      'Music',
       'Proxies',
       'ChatGPT API',
       'Notifications',

@@ -1,5 +1,6 @@
 import ChatOutlined from '@mui/icons-material/SmartToyOutlined';
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
+import LibraryMusicOutlined from '@mui/icons-material/LibraryMusicOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
@@ -27,6 +28,7 @@ import { ProxiesPanel } from './proxies/ProxiesPanel';
 import { MENU_KEY, sectionOf, sectionsFor, type Section } from './sections';
 import { SecurityPanel } from './security/SecurityPanel';
 import { VoicesPanel } from './voices/VoicesPanel';
+import { MusicPanel } from './music/MusicPanel';
 import { YoutubeApiPanel } from './youtube/YoutubeApiPanel';
 
 const ICONS: Record<Section, ReactElement> = {
@@ -34,6 +36,7 @@ const ICONS: Record<Section, ReactElement> = {
   security: <LockOutlined />,
   'youtube-api': <YouTube />,
   voices: <RecordVoiceOverOutlined />,
+  music: <LibraryMusicOutlined />,
   proxies: <DnsOutlined />,
   'chat-model': <ChatOutlined />,
   notifications: <NotificationsOutlined />,
@@ -78,6 +81,9 @@ export default function SettingsPage() {
       break;
     case 'voices':
       panel = <VoicesPanel banner={banner} />;
+      break;
+    case 'music':
+      panel = <MusicPanel banner={banner} />;
       break;
     case 'chat-model':
       panel = <ChatModelPanel banner={banner} />;

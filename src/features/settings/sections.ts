@@ -1,6 +1,6 @@
 /**
- * The settings side menu (spec §2): profile, security, video-platform API, then for admins voices
- * and proxies, then chat-model, notifications (docs/engine.md, "Alerts") and danger zone. The
+ * The settings side menu (spec §2): profile, security, video-platform API, then for admins voices,
+ * background music and proxies, then chat-model, notifications (docs/engine.md, "Alerts") and danger zone. The
  * selected one is `?tab=` in the URL.
  */
 export const SECTIONS = [
@@ -8,6 +8,7 @@ export const SECTIONS = [
   'security',
   'youtube-api',
   'voices',
+  'music',
   'proxies',
   'chat-model',
   'notifications',
@@ -15,7 +16,7 @@ export const SECTIONS = [
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
-const ADMIN_ONLY: readonly Section[] = ['voices', 'proxies'];
+const ADMIN_ONLY: readonly Section[] = ['voices', 'music', 'proxies'];
 
 /** Each section's key in settings' `menu` group. */
 export const MENU_KEY = {
@@ -23,6 +24,7 @@ export const MENU_KEY = {
   security: 'security',
   'youtube-api': 'youtube',
   voices: 'voices',
+  music: 'music',
   proxies: 'proxies',
   'chat-model': 'chatModel',
   notifications: 'notifications',
