@@ -1,11 +1,13 @@
 /**
- * `npm run bench:render`: how fast and how lean the story-video render is, against fixed targets.
+ * `npm run bench:render`: how fast and how lean the story-video render is, against fixed targets,
+ * for both formats: a video (1920x1080) and a Short (1080x1920).
  *
- * It builds a realistic one-minute job offline: 6 scene cards (the offline image provider), six
- * ~10 s narrations spoken by espeak-ng and joined with concatAudio, subtitle cues from
- * subtitleCues. Then, per run (BENCH_RUNS, default 1):
+ * It builds a realistic one-minute job offline: scene cards (the offline image provider; 6
+ * landscape ones for the video, 4 portrait ones for the Short), six ~10 s narrations spoken by
+ * espeak-ng and joined with concatAudio, subtitle cues from subtitleCues with each format's line
+ * lengths. Then, per format and per run (BENCH_RUNS, default 1):
  *
- *  (a) render: renderVideo with the production RENDER_SETTINGS. Wall time is the whole call (what a
+ *  (a) render: renderVideo with the production settings of the format. Wall time is the whole call (what a
  *      job pays: version check, probes, thumbnail, the encode, the faststart rewrite). Peak RSS is
  *      that of the ffmpeg process tree: /proc is polled every 100 ms for every descendant of this
  *      process, reading VmHWM (the kernel's own high-water mark, so a peak between two polls is not
@@ -18,14 +20,20 @@
  *      price of our filter graph (zoom, subtitles, audio, muxing) over a bare encode. The decode
  *      share makes the floor slightly generous; `render / (floor - decode)` is printed as well.
  *
+ *  (c) reference: the same job rendered as before the passes ran side by side (one pass of every
+ *      still, one ffmpeg process: concurrentPasses 1), timed in the same run, and compared with
+ *      the production render frame by frame: SSIM and PSNR (ffmpeg's ssim and psnr filters) say
+ *      whether the picture changed.
+ *
  * Every ffmpeg the machine has is measured in the same run and printed side by side: the one the
  * server uses (FFMPEG_PATH, else a system ffmpeg 5+, else the bundled 4.1) and the others (the
  * bundled one and a system one when both exist), each with its own floor.
  *
- * Targets (2 cores): realtime factor (render wall / video duration) <= 0.35, render <= 1.5x floor,
- * ffmpeg peak RSS <= 600 MB. The machine may be shared: CPU seconds and the load average are printed
- * so a slow wall time caused by other processes can be told apart from a slow render.
- * Exit code 0 even when a target is missed (1 only when the bench itself fails).
+ * Targets (2 cores): realtime factor (render wall / video duration) <= 0.25, render <= 1.25x floor,
+ * ffmpeg peak RSS <= 600 MB, the picture the reference's (SSIM >= 0.99). The machine may be shared:
+ * CPU seconds and the load average are printed so a slow wall time caused by other processes can
+ * be told apart from a slow render. Exit code 0 even when a target is missed (1 only when the
+ * bench itself fails).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,12 +53,14 @@ import {
   type MediaTool,
   type MediaTools,
 } from '../server/src/pipeline/media/ffmpeg';
-import { RENDER_SETTINGS, encoderArgs, renderVideo } from '../server/src/pipeline/media/render';
+import { encoderArgs, renderSettingsFor, renderVideo, type RenderSettings } from '../server/src/pipeline/media/render';
+import { formatPlan } from '../server/src/pipeline/format';
 import { makeSceneCard } from '../server/src/pipeline/media/sceneCards';
 import { subtitleCues } from '../server/src/pipeline/media/subtitles';
 import { espeakSpeak } from '../server/src/providers/speech';
 
-const TARGETS = { realtimeFactor: 0.35, ratioToFloor: 1.5, peakRssMb: 600 };
+const TARGETS = { realtimeFactor: 0.25, ratioToFloor: 1.25, peakRssMb: 600, ssim: 0.99 };
+type Format = 'video' | 'short';
 const TITLE = 'The Lighthouse Keeper’s Daughter';
 /** Six parts of about 28 words: about 10 s each at 150 words per minute. */
 const PARTS = [
@@ -162,6 +172,22 @@ interface RunFigures {
   load: number;
 }
 
+interface Job {
+  format: Format;
+  settings: RenderSettings;
+  segments: Array<{ image: string; durationSeconds: number }>;
+  narration: string;
+  cues: ReturnType<typeof subtitleCues>;
+}
+
+interface Comparison {
+  /** SSIM over all planes, and PSNR (average and worst frame, dB) of the render against the reference. */
+  ssim: number;
+  psnrAverage: number;
+  psnrMin: number;
+  referenceSeconds: number;
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -170,32 +196,36 @@ const median = (values: number[]): number => {
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
+const renderJob = (job: Job, tools: MediaTools, dir: string, name: string, settings = job.settings) =>
+  renderVideo({
+    workDir: path.join(dir, 'work'),
+    output: path.join(dir, `${name}.mp4`),
+    thumbnail: path.join(dir, `${name}.jpg`),
+    thumbnailTitle: TITLE,
+    segments: job.segments,
+    audio: job.narration,
+    cues: job.cues,
+    tools,
+    settings,
+  });
+
 /** `count` renders with `tools`, each followed by its floor and a decode-only run. */
 async function measure(
   tools: MediaTools,
   count: number,
   dir: string,
-  job: { segments: Array<{ image: string; durationSeconds: number }>; narration: string; cues: ReturnType<typeof subtitleCues> },
-): Promise<{ figures: RunFigures[]; video: string; loudness: Loudness }> {
+  job: Job,
+): Promise<{ figures: RunFigures[]; video: string; output: string; loudness: Loudness }> {
   const figures: RunFigures[] = [];
   let video = '';
   let loudness: Loudness | undefined;
   const ffmpeg = tools.ffmpeg.path;
+  const first = path.join(dir, `${job.format}-${tools.ffmpeg.source}-1.mp4`);
   for (let run = 1; run <= count; run += 1) {
-    const output = path.join(dir, `render-${run}.mp4`);
+    const name = `${job.format}-${tools.ffmpeg.source}-${run}`;
+    const output = path.join(dir, `${name}.mp4`);
     const load = os.loadavg()[0];
-    const render = await watchChildren(() =>
-      renderVideo({
-        workDir: path.join(dir, 'work'),
-        output,
-        thumbnail: path.join(dir, `thumb-${run}.jpg`),
-        thumbnailTitle: TITLE,
-        segments: job.segments,
-        audio: job.narration,
-        cues: job.cues,
-        tools,
-      }),
-    );
+    const render = await watchChildren(() => renderJob(job, tools, dir, name));
     const floor = await watchChildren(() =>
       runFfmpeg(
         [
@@ -204,7 +234,7 @@ async function measure(
           '-i',
           ffmpegFileArg(output),
           '-an',
-          ...encoderArgs(RENDER_SETTINGS),
+          ...encoderArgs(job.settings),
           '-f',
           'mp4',
           ffmpegFileArg(path.join(dir, `floor-${run}.mp4`)),
@@ -233,12 +263,81 @@ async function measure(
       video = `${fixed(duration)} s, ${render.result.width}x${render.result.height}, ${fixed(render.result.sizeBytes / 1024 / 1024)} MB`;
       // The sound a viewer hears: the rendered video's audio (AAC), measured by EBU R128.
       loudness = await measureLoudness(output, { tools });
+    } else {
+      fs.rmSync(output, { force: true });
     }
   }
-  return { figures, video, loudness: loudness! };
+  return { figures, video, output: first, loudness: loudness! };
+}
+
+/**
+ * The picture against the reference render (one pass, one process: the render before passes ran
+ * side by side), frame by frame: ffmpeg's ssim and psnr filters print their summary on stderr.
+ */
+async function compareWithReference(tools: MediaTools, dir: string, job: Job, rendered: string): Promise<Comparison> {
+  const reference = { ...job.settings, stillsPerPass: 1000, concurrentPasses: 1 };
+  const started = process.hrtime.bigint();
+  await renderJob(job, tools, dir, `${job.format}-reference`, reference);
+  const referenceSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const referenceFile = path.join(dir, `${job.format}-reference.mp4`);
+  const { stderr } = await runFfmpeg(
+    [
+      '-loglevel',
+      'info',
+      '-i',
+      ffmpegFileArg(rendered),
+      '-i',
+      ffmpegFileArg(referenceFile),
+      '-lavfi',
+      '[0:v]split=2[a0][a1];[1:v]split=2[b0][b1];[a0][b0]ssim;[a1][b1]psnr',
+      '-f',
+      'null',
+      '-',
+    ],
+    { binary: tools.ffmpeg.path },
+  );
+  const ssim = Number(/SSIM .*All:([\d.]+)/.exec(stderr)?.[1] ?? NaN);
+  const psnr = /PSNR .*average:([\d.]+|inf) min:([\d.]+|inf)/.exec(stderr);
+  const db = (value: string | undefined) => (value === 'inf' ? Infinity : Number(value ?? NaN));
+  fs.rmSync(referenceFile, { force: true });
+  return { ssim, psnrAverage: db(psnr?.[1]), psnrMin: db(psnr?.[2]), referenceSeconds };
 }
 
 const describe = (tool: MediaTool) => `${tool.version} (${tool.source}${tool.major ? `, ${tool.major}.x` : ''}) ${tool.path}`;
+
+/** The job of a format: its scene cards (landscape or portrait) over the shared narration and its cues. */
+async function makeJob(
+  format: Format,
+  dir: string,
+  narration: string,
+  joined: { offsets: number[]; durations: number[]; durationSeconds: number },
+): Promise<Job> {
+  const settings = renderSettingsFor(format);
+  const plan = formatPlan(format);
+  // The Short shows fewer scenes: the six parts in four cards.
+  const groups = format === 'short' ? [[0, 1], [2], [3, 4], [5]] : PARTS.map((_, i) => [i]);
+  const segments = [];
+  for (const [i, parts] of groups.entries()) {
+    const image = path.join(dir, `${format}-card-${i + 1}.png`);
+    await makeSceneCard({
+      output: image,
+      title: TITLE,
+      text: parts.map((part) => PARTS[part]).join(' '),
+      index: i + 1,
+      total: groups.length,
+      width: settings.width,
+      height: settings.height,
+    });
+    const first = parts[0]!;
+    const last = parts[parts.length - 1]!;
+    segments.push({ image, durationSeconds: (joined.offsets[last + 1] ?? joined.durationSeconds) - joined.offsets[first] });
+  }
+  const cues = subtitleCues(
+    PARTS.map((text, i) => ({ text, start: joined.offsets[i], duration: joined.durations[i] })),
+    plan.subtitles,
+  );
+  return { format, settings, segments, narration, cues };
+}
 
 async function main(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
@@ -261,18 +360,8 @@ async function main(): Promise<void> {
     for (const other of ffmpegs.filter((tool) => tool.path !== chosen.ffmpeg.path))
       console.log(`also measured: ${describe(other)}`);
     console.log(`ffprobe: ${describe(chosen.ffprobe)}`);
-    console.log(`settings: ${JSON.stringify(RENDER_SETTINGS)}`);
 
     let started = Date.now();
-    const cards: string[] = [];
-    for (let i = 0; i < PARTS.length; i += 1) {
-      const output = path.join(dir, `card-${i + 1}.png`);
-      await makeSceneCard({ output, title: TITLE, text: PARTS[i], index: i + 1, total: PARTS.length });
-      cards.push(output);
-    }
-    console.log(`scene cards: ${cards.length} in ${fixed((Date.now() - started) / 1000)} s`);
-
-    started = Date.now();
     const speech: string[] = [];
     for (let i = 0; i < PARTS.length; i += 1) {
       const outFile = path.join(dir, `part-${i + 1}.wav`);
@@ -281,99 +370,132 @@ async function main(): Promise<void> {
     }
     const narration = path.join(dir, 'narration.wav');
     const joined = await concatAudio(speech, narration);
-    const partSeconds = joined.durations;
-    const cues = subtitleCues(PARTS.map((text, i) => ({ text, start: joined.offsets[i], duration: partSeconds[i] })));
-    const segments = cards.map((image, i) => ({
-      image,
-      durationSeconds: (joined.offsets[i + 1] ?? joined.durationSeconds) - joined.offsets[i],
-    }));
     console.log(
-      `narration: ${fixed(joined.durationSeconds)} s (parts ${partSeconds.map((s) => fixed(s, 1)).join(', ')} s), ${cues.length} cues, in ${fixed((Date.now() - started) / 1000)} s`,
+      `narration: ${fixed(joined.durationSeconds)} s (parts ${joined.durations.map((s) => fixed(s, 1)).join(', ')} s), in ${fixed((Date.now() - started) / 1000)} s`,
     );
-
-    const results: Array<{ tool: MediaTool; figures: RunFigures[]; video: string; loudness: Loudness }> = [];
-    for (const ffmpeg of ffmpegs) {
-      const { figures, video, loudness } = await measure({ ffmpeg, ffprobe: chosen.ffprobe }, runs, dir, {
-        segments,
-        narration,
-        cues,
-      });
-      results.push({ tool: ffmpeg, figures, video, loudness });
-    }
 
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
-    for (const { tool, figures, video } of results) {
+    for (const format of ['video', 'short'] as const) {
+      started = Date.now();
+      const job = await makeJob(format, dir, narration, joined);
       console.log('');
-      console.log(`ffmpeg ${describe(tool)}${tool.path === chosen.ffmpeg.path ? '  <- the server uses this one' : ''}`);
-      console.log(`video: ${video}`);
       console.log(
-        'run  render s  realtime  peak RSS MB  ffmpeg CPU s  floor s  floor CPU s  decode s  ratio  ratio w/o decode  load at start',
+        `=== ${format}: ${job.settings.width}x${job.settings.height}, ${job.segments.length} stills, ${job.cues.length} cues`,
       );
-      figures.forEach((f, i) => {
-        console.log(
-          [
-            String(i + 1).padEnd(3),
-            fixed(f.renderSeconds).padStart(8),
-            fixed(f.realtimeFactor, 3).padStart(9),
-            fixed(f.peakRssMb, 0).padStart(12),
-            fixed(f.renderCpuSeconds, 1).padStart(13),
-            fixed(f.floorSeconds).padStart(8),
-            fixed(f.floorCpuSeconds, 1).padStart(12),
-            fixed(f.decodeSeconds).padStart(9),
-            fixed(f.ratio).padStart(6),
-            fixed(f.renderSeconds / Math.max(0.01, f.floorSeconds - f.decodeSeconds)).padStart(17),
-            fixed(f.load).padStart(5),
-          ].join(' '),
-        );
-      });
-    }
+      console.log(`settings: ${JSON.stringify(job.settings)}`);
+      console.log(`scene cards in ${fixed((Date.now() - started) / 1000)} s`);
 
-    console.log('');
-    console.log(`${runs > 1 ? `median of ${runs} runs` : 'result'} against the targets (2 cores), side by side:`);
-    const header = ['', ...results.map(({ tool }) => `${tool.source} ${tool.major ?? '?'}.x`.padStart(14))].join('');
-    console.log(`${'figure'.padEnd(22)}${header}  target`);
-    const row = (label: string, values: number[], digits: number, limit: number, unit = '') =>
-      console.log(
-        `${label.padEnd(22)}${values.map((v) => `${fixed(v, digits)}${unit} ${verdict(v <= limit)}`.padStart(14)).join('')}  <= ${limit}${unit}`,
+      const results: Array<{
+        tool: MediaTool;
+        figures: RunFigures[];
+        video: string;
+        loudness: Loudness;
+        comparison: Comparison;
+      }> = [];
+      for (const ffmpeg of ffmpegs) {
+        const tools = { ffmpeg, ffprobe: chosen.ffprobe };
+        const { figures, video, output, loudness } = await measure(tools, runs, dir, job);
+        const comparison = await compareWithReference(tools, dir, job, output);
+        fs.rmSync(output, { force: true });
+        results.push({ tool: ffmpeg, figures, video, loudness, comparison });
+      }
+
+      for (const { tool, figures, video } of results) {
+        console.log('');
+        console.log(`ffmpeg ${describe(tool)}${tool.path === chosen.ffmpeg.path ? '  <- the server uses this one' : ''}`);
+        console.log(`video: ${video}`);
+        console.log(
+          'run  render s  realtime  peak RSS MB  ffmpeg CPU s  floor s  floor CPU s  decode s  ratio  ratio w/o decode  load at start',
+        );
+        figures.forEach((f, i) => {
+          console.log(
+            [
+              String(i + 1).padEnd(3),
+              fixed(f.renderSeconds).padStart(8),
+              fixed(f.realtimeFactor, 3).padStart(9),
+              fixed(f.peakRssMb, 0).padStart(12),
+              fixed(f.renderCpuSeconds, 1).padStart(13),
+              fixed(f.floorSeconds).padStart(8),
+              fixed(f.floorCpuSeconds, 1).padStart(12),
+              fixed(f.decodeSeconds).padStart(9),
+              fixed(f.ratio).padStart(6),
+              fixed(f.renderSeconds / Math.max(0.01, f.floorSeconds - f.decodeSeconds)).padStart(17),
+              fixed(f.load).padStart(5),
+            ].join(' '),
+          );
+        });
+      }
+
+      console.log('');
+      console.log(`${format}: ${runs > 1 ? `median of ${runs} runs` : 'result'} against the targets (2 cores), side by side:`);
+      const header = ['', ...results.map(({ tool }) => `${tool.source} ${tool.major ?? '?'}.x`.padStart(16))].join('');
+      console.log(`${'figure'.padEnd(26)}${header}  target`);
+      const row = (label: string, values: number[], digits: number, limit: number, unit = '', atLeast = false) =>
+        console.log(
+          `${label.padEnd(26)}${values
+            .map((v) => `${fixed(v, digits)}${unit} ${verdict(atLeast ? v >= limit : v <= limit)}`.padStart(16))
+            .join('')}  ${atLeast ? '>=' : '<='} ${limit}${unit}`,
+        );
+      const plain = (label: string, values: string[], note = '') =>
+        console.log(`${label.padEnd(26)}${values.map((v) => v.padStart(16)).join('')}${note ? `  ${note}` : ''}`);
+      row(
+        'realtime factor',
+        results.map(({ figures }) => median(figures.map((f) => f.realtimeFactor))),
+        3,
+        TARGETS.realtimeFactor,
       );
-    row(
-      'realtime factor',
-      results.map(({ figures }) => median(figures.map((f) => f.realtimeFactor))),
-      3,
-      TARGETS.realtimeFactor,
-    );
-    row(
-      'ratio to floor',
-      results.map(({ figures }) => median(figures.map((f) => f.ratio))),
-      2,
-      TARGETS.ratioToFloor,
-    );
-    row(
-      'peak RSS (max)',
-      results.map(({ figures }) => Math.max(...figures.map((f) => f.peakRssMb))),
-      0,
-      TARGETS.peakRssMb,
-      ' MB',
-    );
-    console.log(
-      `${'render s'.padEnd(22)}${results.map(({ figures }) => fixed(median(figures.map((f) => f.renderSeconds))).padStart(14)).join('')}`,
-    );
-    console.log(
-      `${'floor s'.padEnd(22)}${results.map(({ figures }) => fixed(median(figures.map((f) => f.floorSeconds))).padStart(14)).join('')}`,
-    );
-    const loudness = results.map((result) => result.loudness);
-    const loudnessRow = (label: string, values: string[], target: string) =>
-      console.log(`${label.padEnd(22)}${values.map((v) => v.padStart(14)).join('')}  ${target}`);
-    loudnessRow(
-      'loudness LUFS',
-      loudness.map((l) => `${fixed(l.integrated, 1)} ${verdict(Math.abs(l.integrated - TARGET_LOUDNESS_LUFS) <= 1)}`),
-      `${TARGET_LOUDNESS_LUFS} ± 1`,
-    );
-    loudnessRow(
-      'true peak dBTP',
-      loudness.map((l) => `${fixed(l.truePeak, 1)} ${verdict(l.truePeak <= MAX_TRUE_PEAK_DBTP)}`),
-      `<= ${MAX_TRUE_PEAK_DBTP}`,
-    );
+      row(
+        'ratio to floor',
+        results.map(({ figures }) => median(figures.map((f) => f.ratio))),
+        2,
+        TARGETS.ratioToFloor,
+      );
+      row(
+        'peak RSS (max)',
+        results.map(({ figures }) => Math.max(...figures.map((f) => f.peakRssMb))),
+        0,
+        TARGETS.peakRssMb,
+        ' MB',
+      );
+      plain(
+        'render s',
+        results.map(({ figures }) => fixed(median(figures.map((f) => f.renderSeconds)))),
+      );
+      plain(
+        'floor s',
+        results.map(({ figures }) => fixed(median(figures.map((f) => f.floorSeconds)))),
+      );
+      plain(
+        'reference render s',
+        results.map(({ comparison }) => fixed(comparison.referenceSeconds)),
+        'one pass, one process',
+      );
+      row(
+        'SSIM vs reference',
+        results.map(({ comparison }) => comparison.ssim),
+        4,
+        TARGETS.ssim,
+        '',
+        true,
+      );
+      plain(
+        'PSNR vs reference dB',
+        results.map(({ comparison }) => `${fixed(comparison.psnrAverage, 1)} (min ${fixed(comparison.psnrMin, 1)})`),
+        'average (worst frame)',
+      );
+      const loudness = results.map((result) => result.loudness);
+      plain(
+        'loudness LUFS',
+        loudness.map((l) => `${fixed(l.integrated, 1)} ${verdict(Math.abs(l.integrated - TARGET_LOUDNESS_LUFS) <= 1)}`),
+        `${TARGET_LOUDNESS_LUFS} ± 1`,
+      );
+      plain(
+        'true peak dBTP',
+        loudness.map((l) => `${fixed(l.truePeak, 1)} ${verdict(l.truePeak <= MAX_TRUE_PEAK_DBTP)}`),
+        `<= ${MAX_TRUE_PEAK_DBTP}`,
+      );
+    }
+    console.log('');
     console.log(`node's own peak RSS: ${fixed(process.resourceUsage().maxRSS / 1024, 0)} MB`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

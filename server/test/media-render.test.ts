@@ -8,6 +8,7 @@ import {
   planSegments,
   renderGraph,
   renderVideo,
+  passSize,
   splitPasses,
   stillChain,
   zoomSteps,
@@ -170,6 +171,13 @@ describe('the render plan', () => {
       [0, 30, 2],
       [30, 30, 1],
     ]);
+    // Passes as even as they can be, at most stillsPerPass, and at least two to run side by side.
+    const sizes = (stills: number) => {
+      const size = passSize(stills, RENDER_SETTINGS);
+      return Array.from({ length: Math.ceil(stills / size) }, (_, i) => Math.min(size, stills - i * size));
+    };
+    expect([1, 2, 4, 6, 10, 20].map(sizes)).toEqual([[1], [1, 1], [2, 2], [3, 3], [3, 3, 3, 1], [3, 3, 3, 3, 3, 3, 2]]);
+    expect(passSize(6, { stillsPerPass: 6, concurrentPasses: 1 })).toBe(6);
     const graph = renderGraph(planned.slice(2), RENDER_SETTINGS, 'subs.ass', 30);
     expect(graph).toContain(
       'concat=n=1:v=1:a=0,setpts=PTS+30/(25*TB),ass=filename=subs.ass:fontsdir=fonts,setpts=PTS-STARTPTS,format=yuv420p[v]',

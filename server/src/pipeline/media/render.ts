@@ -13,7 +13,8 @@ import { type Cue, balancedLines, toAss } from './subtitles';
  * and how the settings were chosen (scripts/bench-render.ts measures them). Every graph here runs
  * on the ffmpeg 4.1 that ships in node_modules as well as on a newer system one.
  *
- * The zoom: each still is fitted to 1920x1080 once (in yuv444p, so any crop offset is exact); step
+ * The zoom: each still is fitted to the frame once (in yuv444p, so any crop offset is exact: zoompan
+ * rounds offsets to even pixels in a subsampled format, a visible jitter); step
  * k of S keeps the centred (1920 - 2k) x (1080 - ~2k*9/16) window of it and scales that back to
  * 1920x1080 (zoompan, fed one copy of the still per step). The left and right edges move in by
  * exactly one source pixel per step and the top and bottom in proportion, always centred and
@@ -39,11 +40,17 @@ export interface RenderSettings {
   audioSampleRate: number;
   audioChannels: number;
   /**
-   * Stills per ffmpeg run. Every still's chain holds its own frames and buffer pools until the run
-   * ends (~12-20 MB each), so longer stories are rendered in passes of this many stills, joined
-   * without re-encoding, which keeps the peak memory flat.
+   * Stills per ffmpeg run at most. Every still's chain holds its own frames and buffer pools until
+   * the run ends (~12-20 MB each), so longer stories are rendered in passes of at most this many
+   * stills, joined without re-encoding, which keeps the peak memory flat.
    */
   stillsPerPass: number;
+  /**
+   * Passes encoded at once (passPlan). ffmpeg runs a pass's whole filter graph (zoom, subtitles)
+   * in one thread while x264 uses the others: two passes side by side keep both cores busy, where
+   * one pass leaves a core waiting on the filters a quarter of the time.
+   */
+  concurrentPasses: number;
   thumbnailWidth: number;
   thumbnailHeight: number;
   /** Characters per line of the thumbnail's title (up to three lines). */
@@ -73,7 +80,8 @@ export const RENDER_SETTINGS: RenderSettings = {
   audioBitrate: '160k',
   audioSampleRate: 48_000,
   audioChannels: 2,
-  stillsPerPass: 6,
+  stillsPerPass: 3,
+  concurrentPasses: 2,
   thumbnailWidth: 1280,
   thumbnailHeight: 720,
   thumbnailLineChars: 24,
@@ -238,6 +246,16 @@ export interface RenderPass {
   /** The pass's first frame in the whole video. */
   startFrame: number;
   frames: number;
+}
+
+/**
+ * How many stills each pass takes: as even as possible, at most `stillsPerPass`, and spread over
+ * at least `concurrentPasses` passes when there are that many stills (so they can run side by side).
+ */
+export function passSize(stills: number, settings: Pick<RenderSettings, 'stillsPerPass' | 'concurrentPasses'>): number {
+  const most = Math.max(1, Math.floor(settings.stillsPerPass));
+  const count = Math.max(Math.min(stills, Math.max(1, Math.floor(settings.concurrentPasses))), Math.ceil(stills / most));
+  return Math.max(1, Math.ceil(stills / Math.max(1, count)));
 }
 
 /** The stills in runs of at most `stillsPerPass`, each knowing where it starts. */
@@ -411,21 +429,12 @@ interface PassContext {
   signal?: AbortSignal;
   /** Milliseconds left before the render's deadline. */
   remainingMs: () => number;
-  /** Told the seconds of output this pass has written. */
-  onPassProgress?: (seconds: number) => void;
+  /** Told the seconds of output the pass `index` has written. */
+  onPassProgress?: (index: number, seconds: number) => void;
 }
 
-/**
- * Encodes one pass into `output`: its stills through the filter graph, with the narration muxed
- * in (and faststart) when `audio` is given, video only otherwise.
- */
-async function encodePass(
-  pass: RenderPass,
-  output: string,
-  audio: string | null,
-  ctx: PassContext,
-  graphFile: string,
-): Promise<void> {
+/** Encodes one pass into `output`: its stills through the filter graph, video only. */
+async function encodePass(pass: RenderPass, index: number, output: string, ctx: PassContext, graphFile: string): Promise<void> {
   await fs.writeFile(
     path.join(ctx.workDir, graphFile),
     renderGraph(pass.segments, ctx.settings, ctx.subtitleFile, pass.startFrame),
@@ -433,61 +442,74 @@ async function encodePass(
   );
   const args = ['-loglevel', 'error'];
   for (const segment of pass.segments) args.push('-i', ffmpegFileArg(segment.image));
-  if (audio) args.push('-i', ffmpegFileArg(audio));
-  args.push('-filter_complex_script', graphFile, '-map', '[v]');
-  if (audio) args.push('-map', `${pass.segments.length}:a:0`);
-  args.push(...encoderArgs(ctx.settings));
-  if (audio) args.push(...audioArgs(ctx.settings), '-movflags', '+faststart');
-  else args.push('-an');
+  args.push('-filter_complex_script', graphFile, '-map', '[v]', ...encoderArgs(ctx.settings), '-an');
   args.push('-f', 'mp4', ffmpegFileArg(output));
   await runFfmpeg(args, {
     cwd: ctx.workDir,
     timeoutMs: ctx.remainingMs(),
     signal: ctx.signal,
     binary: ctx.ffmpeg,
-    ...(ctx.onPassProgress ? { onProgress: ctx.onPassProgress } : {}),
+    ...(ctx.onPassProgress ? { onProgress: (seconds: number) => ctx.onPassProgress?.(index, seconds) } : {}),
   });
 }
 
 /**
- * Joins the passes' videos (the concat demuxer, no re-encoding: they share every encoder setting
- * and each lasts a whole number of frames) and muxes the narration in, with faststart.
+ * The narration as AAC (in an MP4 of its own), encoded while the picture is: apart, the two use
+ * both cores; in one ffmpeg run the audio waits its turn in the thread that also runs the filters.
  */
-async function joinPasses(
+async function encodeAudio(audio: string, output: string, ctx: PassContext): Promise<void> {
+  await runFfmpeg(
+    [
+      '-loglevel',
+      'error',
+      '-i',
+      ffmpegFileArg(audio),
+      '-map',
+      '0:a:0',
+      '-vn',
+      ...audioArgs(ctx.settings),
+      '-f',
+      'mp4',
+      ffmpegFileArg(output),
+    ],
+    { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg },
+  );
+}
+
+/**
+ * Puts the passes' videos (joined by the concat demuxer, no re-encoding: they share every encoder
+ * setting and each lasts a whole number of frames) and the encoded narration into `output`, both
+ * copied as they are, with faststart.
+ */
+async function muxParts(
   parts: Array<{ file: string; frames: number }>,
   audio: string,
   output: string,
   ctx: PassContext,
   listFile: string,
 ): Promise<void> {
-  const list = [
-    'ffconcat version 1.0',
-    ...parts.flatMap((part) => [`file ${part.file}`, `duration ${(part.frames / ctx.settings.fps).toFixed(6)}`]),
-  ];
-  await fs.writeFile(path.join(ctx.workDir, listFile), `${list.join('\n')}\n`, 'utf8');
-  const args = ['-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile, '-i', ffmpegFileArg(audio)];
-  args.push(
-    '-map',
-    '0:v:0',
-    '-map',
-    '1:a:0',
-    '-c:v',
-    'copy',
-    ...audioArgs(ctx.settings),
-    '-movflags',
-    '+faststart',
-    '-f',
-    'mp4',
-    ffmpegFileArg(output),
-  );
+  const args = ['-loglevel', 'error'];
+  if (parts.length === 1) {
+    args.push('-i', parts[0]!.file);
+  } else {
+    const list = [
+      'ffconcat version 1.0',
+      ...parts.flatMap((part) => [`file ${part.file}`, `duration ${(part.frames / ctx.settings.fps).toFixed(6)}`]),
+    ];
+    await fs.writeFile(path.join(ctx.workDir, listFile), `${list.join('\n')}\n`, 'utf8');
+    args.push('-f', 'concat', '-safe', '0', '-i', listFile);
+  }
+  args.push('-i', ffmpegFileArg(audio), '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart');
+  args.push('-f', 'mp4', ffmpegFileArg(output));
   await runFfmpeg(args, { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg });
 }
 
 /**
  * Renders the story video (see the top of this file) and its thumbnail. The video lasts exactly as
- * long as the audio (to the frame). Up to `stillsPerPass` stills it is one ffmpeg run; longer
- * stories are encoded in passes and joined. Throws MediaError: 'invalid' for bad input, 'missing'
- * without ffmpeg, 'failed' or 'timeout'.
+ * long as the audio (to the frame). The stills are encoded in passes (passSize), two at a time,
+ * while the narration's AAC and the thumbnail are made beside them; the parts are then joined and
+ * muxed, copied, with faststart. Throws MediaError: 'invalid' for bad input, 'missing' without
+ * ffmpeg, 'failed' or 'timeout'.
  */
 export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const settings = input.settings ?? RENDER_SETTINGS;
@@ -500,7 +522,8 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     throw new MediaError('invalid', `${path.basename(input.audio)} holds no audio`);
   }
   const audioSeconds = audioInfo.durationSeconds;
-  const passes = splitPasses(planSegments(input.segments, audioSeconds, settings.fps), settings.stillsPerPass);
+  const planned = planSegments(input.segments, audioSeconds, settings.fps);
+  const passes = splitPasses(planned, passSize(planned.length, settings));
   const deadline = Date.now() + (input.timeoutMs ?? 120_000 + audioSeconds * 4000);
 
   const workDir = path.resolve(input.workDir);
@@ -540,7 +563,9 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
         'utf8',
       );
     }
-    await makeThumbnail({
+    // The thumbnail and the narration's AAC are made while the picture is encoded (each is a
+    // small job in a process of its own); the parts are put together at the end, copied.
+    const thumbnail = makeThumbnail({
       image: passes[0]?.segments[0]?.image ?? input.segments[0].image,
       output: input.thumbnail,
       title: input.thumbnailTitle,
@@ -552,30 +577,54 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       fonts,
       signal: input.signal,
     });
+    const audioFile = `audio-${id}.m4a`;
+    scratch.push(audioFile);
+    const audio = encodeAudio(input.audio, audioFile, ctx);
+    // Both are awaited even when the picture fails first, so nothing runs on after the render.
+    const sideJobs = Promise.allSettled([thumbnail, audio]);
     await fs.mkdir(path.dirname(target), { recursive: true });
 
-    // Progress over all passes: the frames of the passes before, plus what this one has written.
+    // Progress over all passes: the frames each has written, summed (passes run side by side).
     const totalFrames = passes.reduce((sum, pass) => sum + pass.frames, 0);
-    let framesBefore = 0;
+    const written = passes.map(() => 0);
     const report = input.onProgress;
     if (report && totalFrames > 0) {
-      ctx.onPassProgress = (seconds) => report(Math.min(1, (framesBefore + seconds * ctx.settings.fps) / totalFrames));
+      ctx.onPassProgress = (index, seconds) => {
+        written[index] = Math.min(passes[index]!.frames, seconds * settings.fps);
+        report(Math.min(1, written.reduce((sum, frames) => sum + frames, 0) / totalFrames));
+      };
     }
-    if (passes.length === 1) {
-      scratch.push(`graph-${id}.txt`);
-      await encodePass(passes[0], temporary, input.audio, ctx, `graph-${id}.txt`);
-    } else {
-      const parts: Array<{ file: string; frames: number }> = [];
-      for (const [i, pass] of passes.entries()) {
-        framesBefore = parts.reduce((sum, part) => sum + part.frames, 0);
-        const file = `part-${id}-${i}.mp4`;
-        scratch.push(file, `graph-${id}-${i}.txt`);
-        await encodePass(pass, path.join(workDir, file), null, ctx, `graph-${id}-${i}.txt`);
-        parts.push({ file, frames: pass.frames });
+    const parts = passes.map((pass, i) => ({ file: `part-${id}-${i}.mp4`, graph: `graph-${id}-${i}.txt`, frames: pass.frames }));
+    scratch.push(...parts.flatMap((part) => [part.file, part.graph]));
+    // A few passes at a time; the first failure stops the others (they see the aborted signal).
+    const passAbort = new AbortController();
+    const passSignal = input.signal ? AbortSignal.any([input.signal, passAbort.signal]) : passAbort.signal;
+    const passCtx: PassContext = { ...ctx, signal: passSignal };
+    let next = 0;
+    const lane = async () => {
+      while (next < passes.length) {
+        const i = next;
+        next += 1;
+        await encodePass(passes[i]!, i, path.join(workDir, parts[i]!.file), passCtx, parts[i]!.graph);
       }
-      scratch.push(`parts-${id}.ffconcat`);
-      await joinPasses(parts, input.audio, temporary, ctx, `parts-${id}.ffconcat`);
+    };
+    let failure: { error: unknown } | undefined;
+    try {
+      await Promise.all(
+        Array.from({ length: Math.max(1, Math.min(settings.concurrentPasses, passes.length)) }, () =>
+          lane().catch((error: unknown) => {
+            failure ??= { error };
+            passAbort.abort();
+          }),
+        ),
+      );
+      if (failure) throw failure.error;
+    } finally {
+      await sideJobs;
     }
+    for (const job of await sideJobs) if (job.status === 'rejected') throw job.reason;
+    scratch.push(`parts-${id}.ffconcat`);
+    await muxParts(parts, audioFile, temporary, ctx, `parts-${id}.ffconcat`);
 
     const result = await probe(temporary, { binary: tools.ffprobe.path });
     const video = result.streams.find((stream) => stream.type === 'video');
