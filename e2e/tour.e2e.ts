@@ -30,7 +30,7 @@ const ROUTES = [
   '/settings?tab=chat-model',
   '/settings?tab=danger-zone',
 ];
-const ADMIN_ROUTES = [...ROUTES, '/settings?tab=voices', '/settings?tab=proxies'];
+const ADMIN_ROUTES = [...ROUTES, '/settings?tab=voices', '/settings?tab=music', '/settings?tab=proxies'];
 const SHOTS = path.join(__dirname, '..', 'test-results', 'tour');
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -236,6 +236,7 @@ test('dialogs open from the keyboard, pass axe, trap focus and give it back when
     ['/prompts', 'New prompt'],
     ['/settings?tab=youtube-api', 'Add configuration'],
     ['/settings?tab=voices', 'Add voice'],
+    ['/settings?tab=music', 'Upload music'],
     ['/settings?tab=proxies', 'Add proxy'],
     ['/settings?tab=danger-zone', 'Delete my account'],
     ['/subscription', 'Manage billing'],

@@ -210,7 +210,10 @@ function cardTexts(input: SceneCardInput, width: number, height: number): TextIt
   const lineHeight = Math.round(size * 1.35);
   // A portrait card is narrower: shorter lines, and more of them (it is taller).
   const lines = wrapText(input.text, portrait ? 22 : 36, portrait ? 8 : 5);
-  const top = Math.round(height / 2 - (lines.length * lineHeight) / 2 + 30 * unit);
+  // A portrait card (a Short's) keeps its text in the upper part: a Short's subtitles sit at about
+  // 60 % of the height, and the text must not run under them.
+  const centre = portrait ? height * 0.3 : height / 2;
+  const top = Math.round(centre - (lines.length * lineHeight) / 2 + 30 * unit);
   lines.forEach((line, i) => {
     items.push({
       file: `line${i}.txt`,
