@@ -217,6 +217,15 @@ test("a video whose track was switched off is made without music, and the run sa
   expect(JSON.stringify(google.uploads.at(-1)!.metadata)).not.toContain('#Shorts');
 }, 240_000);
 
+test('a track whose file is gone (MEDIA_DIR not shared with this worker) is left out, and the run says so', async () => {
+  const track = await uploadTrack('Perdida');
+  const processId = await createProcess({ music_id: track });
+  fs.rmSync(path.join(ctx.config.mediaDir, 'music', `${track}.wav`));
+  const done = await runOnce(processId);
+  expect(done.status).toBe('completed');
+  expect(done.warnings).toEqual([expect.stringContaining('"Perdida"')]);
+}, 240_000);
+
 describe("a Short's narration over three minutes", () => {
   async function narrationOf(seconds: number): Promise<{ file: string; joined: Awaited<ReturnType<typeof concatAudio>> }> {
     const rate = 22_050;

@@ -132,14 +132,23 @@ const RENDER_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
  * The process's background music under the narration (media/music.ts) into `soundtrack`, or the
- * narration alone: no track chosen, or one switched off or deleted since (the run warns and goes
- * on without it).
+ * narration alone: no track chosen, or one switched off, deleted or without its file since (the
+ * run warns and goes on without it).
  */
 async function withMusic(ctx: StepContext, narration: string, tools: MediaTools): Promise<string> {
   const musicId = ctx.process.musicId;
   if (!musicId) return narration;
   const track = await ctx.services.music.forRun(musicId);
-  if (!track?.isActive) {
+  // Its file missing too (a worker that does not share MEDIA_DIR with the API): the video goes
+  // without music rather than failing, and says so.
+  const present = track
+    ? await fs.stat(track.file).then(
+        (stat) => stat.isFile(),
+        () => false,
+      )
+    : false;
+  if (!track?.isActive || !present) {
+    if (track && !present) ctx.log.warn({ musicId, file: track.file }, 'background music file missing');
     warn(ctx, 'pipeline.musicUnavailable', { name: track?.name ?? '' });
     return narration;
   }
