@@ -8,8 +8,13 @@ const SERVER_TESTS = path.join(__dirname, 'server', 'test');
 /**
  * On PostgreSQL (`npm run test:pg` sets DATABASE_URL) only the server suites that reach a database
  * run again: one that never builds an app or opens a database (media, voice, parsing, clients
- * against fakes) behaves the same on both, and `npm test` already ran it on PGlite.
+ * against fakes) behaves the same on both, and `npm test` already ran it on PGlite. So do the
+ * engine suites about media and providers (formats and music, OpenAI speech and images, other
+ * media servers, socks proxies): their runs make the same statements as engine.test.ts, which runs
+ * on PostgreSQL, and most of their time is ffmpeg's.
  */
+const MEDIA_PATH_SUITES = ['engineFormats.test.ts', 'engineOpenai.test.ts', 'engineMediaServers.test.ts', 'engineSocks.test.ts'];
+
 function databaseFreeSuites(): string[] {
   if (!process.env.DATABASE_URL) return [];
   return fs
@@ -17,6 +22,7 @@ function databaseFreeSuites(): string[] {
     .filter((file) => file.endsWith('.test.ts'))
     .filter(
       (file) =>
+        MEDIA_PATH_SUITES.includes(file) ||
         !/buildTestApp|freshDatabase|openDatabase|database|DATABASE_URL/i.test(
           fs.readFileSync(path.join(SERVER_TESTS, file), 'utf8'),
         ),
