@@ -194,7 +194,10 @@ describe('renderVideo', () => {
     expect(narrationSeconds).toBeGreaterThan(4);
     const segments = cards.map((image, i) => ({ image, durationSeconds: partSeconds[i] + (i < cards.length - 1 ? 0.4 : 0) }));
 
+    const here = fs.readdirSync(process.cwd());
     const result = await renderVideo({ workDir, output, thumbnail, thumbnailTitle: TITLE, segments, audio: narration, cues });
+    // Nothing written outside workDir and the outputs (the process's own folder included).
+    expect(fs.readdirSync(process.cwd())).toEqual(here);
 
     const info = await probe(output);
     const video = info.streams.find((stream) => stream.type === 'video');

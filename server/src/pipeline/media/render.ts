@@ -579,7 +579,8 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     });
     const audioFile = `audio-${id}.m4a`;
     scratch.push(audioFile);
-    const audio = encodeAudio(input.audio, audioFile, ctx);
+    // A path in workDir: ffmpegFileArg resolves names against this process's folder, not ffmpeg's.
+    const audio = encodeAudio(input.audio, path.join(workDir, audioFile), ctx);
     // Both are awaited even when the picture fails first, so nothing runs on after the render.
     const sideJobs = Promise.allSettled([thumbnail, audio]);
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -624,7 +625,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     }
     for (const job of await sideJobs) if (job.status === 'rejected') throw job.reason;
     scratch.push(`parts-${id}.ffconcat`);
-    await muxParts(parts, audioFile, temporary, ctx, `parts-${id}.ffconcat`);
+    await muxParts(parts, path.join(workDir, audioFile), temporary, ctx, `parts-${id}.ffconcat`);
 
     const result = await probe(temporary, { binary: tools.ffprobe.path });
     const video = result.streams.find((stream) => stream.type === 'video');
