@@ -1,17 +1,15 @@
 import Add from '@mui/icons-material/Add';
 import LibraryMusicOutlined from '@mui/icons-material/LibraryMusicOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorStatus, useDeleteMusicMutation, useListMusicQuery, useMeQuery, type MusicTrack } from '../../../api';
-import { EmptyState, LoadErrorAlert } from '../../../components';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ListPager, useListPage } from '../../../components/ListPager';
-import { ListSkeleton } from '../../../components/Skeletons';
+import { useListPage } from '../../../components/ListPager';
 import { useSamplePlayer } from '../../../components/useSamplePlayer';
 import type { PanelProps } from '../banner';
+import { CatalogueList } from '../CatalogueList';
 import { PanelHeader } from '../PanelHeader';
 import { MusicDialog } from './MusicDialog';
 import { MusicItem } from './MusicItem';
@@ -28,7 +26,8 @@ export function MusicPanel({ banner }: PanelProps) {
 function AdminMusicPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListMusicQuery(pageArgs);
+  const query = useListMusicQuery(pageArgs);
+  const { data, error, isError } = query;
   const [deleteMusic] = useDeleteMusicMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deleting, setDeleting] = useState<MusicTrack | null>(null);
@@ -71,24 +70,19 @@ function AdminMusicPanel({ banner }: PanelProps) {
     </Button>
   );
 
-  let content;
-  if (isLoading) {
-    content = <ListSkeleton />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('music.loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (tracks.length === 0) {
-    content = <EmptyState icon={<LibraryMusicOutlined />} message={t('music.empty')} action={addButton} />;
-  } else {
-    content = (
-      <Box component="ul" aria-label={t('menu.music')} sx={{ m: 0, p: 0, display: 'grid', gap: 1.5 }}>
-        {tracks.map((track) => (
+  return (
+    <>
+      <PanelHeader title={t('menu.music')} subtitle={t('music.subtitle')} action={addButton} />
+      <CatalogueList
+        query={query}
+        rows={tracks}
+        label={t('menu.music')}
+        loadFailed={t('music.loadFailed')}
+        empty={{ icon: <LibraryMusicOutlined />, message: t('music.empty'), action: addButton }}
+        page={page}
+        onPage={setPage}
+      >
+        {(track) => (
           <MusicItem
             key={track.id}
             track={track}
@@ -98,16 +92,8 @@ function AdminMusicPanel({ banner }: PanelProps) {
             onEdit={openDialog}
             onDelete={setDeleting}
           />
-        ))}
-      </Box>
-    );
-  }
-
-  return (
-    <>
-      <PanelHeader title={t('menu.music')} subtitle={t('music.subtitle')} action={addButton} />
-      {content}
-      {data && !isError && <ListPager page={page} shown={tracks.length} total={data.total} onPage={setPage} />}
+        )}
+      </CatalogueList>
       {dialog && (
         <MusicDialog
           track={dialog.track}

@@ -1,20 +1,18 @@
 import Add from '@mui/icons-material/Add';
 import RecordVoiceOverOutlined from '@mui/icons-material/RecordVoiceOverOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorStatus, useDeleteVoiceMutation, useListVoicesQuery, useMeQuery, type Voice } from '../../../api';
-import { EmptyState, LoadErrorAlert } from '../../../components';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ListSkeleton } from '../../../components/Skeletons';
 import { useSamplePlayer } from '../../../components/useSamplePlayer';
 import type { PanelProps } from '../banner';
+import { CatalogueList } from '../CatalogueList';
 import { PanelHeader } from '../PanelHeader';
 import { VoiceDialog } from './VoiceDialog';
 import { VoiceItem } from './VoiceItem';
-import { ListPager, useListPage } from '../../../components/ListPager';
+import { useListPage } from '../../../components/ListPager';
 
 type DialogState = { voice?: Voice } | null;
 
@@ -28,7 +26,8 @@ export function VoicesPanel({ banner }: PanelProps) {
 function AdminVoicesPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery(pageArgs);
+  const query = useListVoicesQuery(pageArgs);
+  const { data, error, isError } = query;
   const [deleteVoice] = useDeleteVoiceMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deleting, setDeleting] = useState<Voice | null>(null);
@@ -79,24 +78,19 @@ function AdminVoicesPanel({ banner }: PanelProps) {
     </Button>
   );
 
-  let content;
-  if (isLoading) {
-    content = <ListSkeleton />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('voices.loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (voices.length === 0) {
-    content = <EmptyState icon={<RecordVoiceOverOutlined />} message={t('voices.empty')} action={addButton} />;
-  } else {
-    content = (
-      <Box component="ul" aria-label={t('menu.voices')} sx={{ m: 0, p: 0, display: 'grid', gap: 1.5 }}>
-        {voices.map((voice) => (
+  return (
+    <>
+      <PanelHeader title={t('menu.voices')} subtitle={t('voices.subtitle')} action={addButton} />
+      <CatalogueList
+        query={query}
+        rows={voices}
+        label={t('menu.voices')}
+        loadFailed={t('voices.loadFailed')}
+        empty={{ icon: <RecordVoiceOverOutlined />, message: t('voices.empty'), action: addButton }}
+        page={page}
+        onPage={setPage}
+      >
+        {(voice) => (
           <VoiceItem
             key={voice.id}
             voice={voice}
@@ -106,16 +100,8 @@ function AdminVoicesPanel({ banner }: PanelProps) {
             onEdit={openDialog}
             onDelete={setDeleting}
           />
-        ))}
-      </Box>
-    );
-  }
-
-  return (
-    <>
-      <PanelHeader title={t('menu.voices')} subtitle={t('voices.subtitle')} action={addButton} />
-      {content}
-      {data && !isError && <ListPager page={page} shown={voices.length} total={data.total} onPage={setPage} />}
+        )}
+      </CatalogueList>
       {dialog && (
         <VoiceDialog
           voice={dialog.voice}
