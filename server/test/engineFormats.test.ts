@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { createEngine, type Engine } from '../src/pipeline/engine';
@@ -13,6 +12,7 @@ import { StepFailure } from '../src/pipeline/context';
 import { fitNarration } from '../src/pipeline/steps/video';
 import { pcmToWav } from '../src/providers/outbound';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
+import { runnableProcess, runnableUser, type RunnableUser } from './runnable';
 
 // Full runs narrate, draw and render: minutes on a busy 2-core machine.
 jest.setTimeout(240_000);
@@ -24,19 +24,15 @@ jest.setTimeout(240_000);
  * music, and the run says so). The fakes stand in for the chat model and YouTube.
  */
 
-const KEY = 'sk-test-formats-key-0123456789abcdef';
-const BUILTIN_DRAMA = '5ebd8341-10e8-4ab7-85f4-5694d6a6f88b';
-const HELENA = '387bfe25-192a-4eb3-aa8b-be1f9e202b9a';
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let fake: FakeOpenAI;
 let google: FakeGoogle;
 let ctx: TestContext;
 let engine: Engine;
+let user: RunnableUser;
 let token: string;
 let admin: string;
-let channel: string;
-let config: string;
 let scratch: string;
 let titles = 0;
 
@@ -76,22 +72,7 @@ async function uploadTrack(name: string): Promise<string> {
   return response.json().id;
 }
 
-async function createProcess(overrides: Record<string, unknown>): Promise<string> {
-  const response = await call(ctx.app, 'POST', '/api/v1/processes/', {
-    token,
-    body: {
-      name: 'Farol',
-      channel_id: channel,
-      youtube_api_id: config,
-      prompt_id: BUILTIN_DRAMA,
-      language: 'pt',
-      voice_id: HELENA,
-      ...overrides,
-    },
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json().id;
-}
+const createProcess = (overrides: Record<string, unknown>) => runnableProcess(ctx, user, { name: 'Farol', ...overrides });
 
 async function runOnce(processId: string) {
   const started = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token });
@@ -132,29 +113,8 @@ beforeAll(async () => {
   ctx = await buildTestApp(pipelineEnv(fake.url, google), { enqueue: async () => null });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
   admin = (await signUp(ctx.app, { email: TEST_ADMIN_EMAIL })).token;
-  const user = await signUp(ctx.app);
-  token = user.token;
-  await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where id = ${user.user.id}`);
-  expect((await call(ctx.app, 'POST', '/api/v1/chatgpt/config', { token, body: { api_key: KEY } })).statusCode).toBe(201);
-  google.addClient('id.apps.googleusercontent.com', 'GOCSPX-x');
-  channel = (
-    await call(ctx.app, 'POST', '/api/v1/channels/', { token, body: { channel_id: 'UC_formats', name: 'Faróis' } })
-  ).json().id;
-  config = (
-    await call(ctx.app, 'POST', '/api/v1/youtube-apis/', {
-      token,
-      body: {
-        name: 'Main',
-        channel_id: 'UC_formats',
-        client_id: 'id.apps.googleusercontent.com',
-        client_secret: 'GOCSPX-x',
-        refresh_token: google.issueRefreshToken(
-          'id.apps.googleusercontent.com',
-          google.addAccount([{ id: 'UC_formats', title: 'Faróis', subscriberCount: 1, videoCount: 0, viewCount: 0 }]),
-        ),
-      },
-    })
-  ).json().id;
+  user = await runnableUser(ctx, google, 'UC_formats');
+  ({ token } = user);
 }, 120_000);
 
 afterAll(async () => {

@@ -132,6 +132,11 @@ describe('the music library', () => {
     ['an unknown mood', () => upload(toneWav(6), { name: 'x', mood: 'sleepy' }), 422],
     ['no file', () => upload(Buffer.alloc(0), { name: 'x', mood: 'calm' }), 422],
     ['a PNG', () => upload(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), { name: 'x', mood: 'calm' }), 415],
+    [
+      'a PNG sent as a PNG',
+      () => upload(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), { name: 'x', mood: 'calm' }, { type: 'image/png' }),
+      415,
+    ],
     ['a damaged MP3', () => upload(Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4000, 7)]), { name: 'x', mood: 'calm' }), 422],
     ['a track of 2 seconds', () => upload(toneWav(2), { name: 'x', mood: 'calm' }), 422],
     ['a JSON body', () => call(ctx.app, 'POST', '/api/v1/music/?name=x&mood=calm', { token: admin, body: { a: 1 } }), 422],
@@ -143,6 +148,7 @@ describe('the music library', () => {
       const response = await send();
       expect(response.statusCode).toBe(status);
       expect(typeof response.json().detail).toBe('string');
+      if (status === 415) expect(response.json().detail).toBe('The file is not MP3, WAV or Ogg audio');
       expect(await rowCount()).toBe(before);
       expect(musicFiles()).toEqual(filesBefore);
     },

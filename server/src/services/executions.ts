@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { and, count, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../db';
 import { executions, processes, type StepProgress } from '../db/schema';
@@ -8,6 +7,7 @@ import type { MediaStorage } from '../providers/mediaStorage';
 import type { Page } from './paging';
 import { describeError } from './errorText';
 import { PROCESS_STEPS } from './processes';
+import { createLinkSigner } from '../lib/signedLinks';
 
 /**
  * Executions: one run of a process through the seven steps (docs/api-processes.md, "Executions").
@@ -110,11 +110,6 @@ export interface StoredError {
   text: string;
 }
 
-/** HMAC of a media link; the key is derived from APP_SECRET so it signs nothing else. */
-function mediaSignature(key: Buffer, executionId: string, file: string, expires: number): string {
-  return crypto.createHmac('sha256', key).update(`${executionId}/${file}/${expires}`).digest('base64url');
-}
-
 export interface ExecutionServiceDeps {
   db: Db;
   now: () => Date;
@@ -125,23 +120,16 @@ export interface ExecutionServiceDeps {
 }
 
 export function createExecutionService({ db, now, appSecret, storage, enqueue }: ExecutionServiceDeps) {
-  const mediaKey = crypto.createHash('sha256').update(`media-links:${appSecret}`).digest();
+  const links = createLinkSigner({ appSecret, purpose: 'media-links', ttlMs: MEDIA_LINK_TTL_MS, now });
 
-  /** `/api/v1/media/...` with an expiry and signature; valid MEDIA_LINK_TTL_MS. */
+  /** `/api/v1/media/...` with an expiry and signature (lib/signedLinks.ts); valid MEDIA_LINK_TTL_MS. */
   function signedMediaUrl(executionId: string, file: string): string {
-    // Rounded to the next ten minutes so polling answers the same URL and the browser cache keeps working.
-    const step = 10 * 60 * 1000;
-    const expires = Math.ceil((now().getTime() + MEDIA_LINK_TTL_MS) / step) * step;
-    const signature = mediaSignature(mediaKey, executionId, file, expires);
-    return `/api/v1/media/${executionId}/${file}?expires=${expires}&signature=${signature}`;
+    return `/api/v1/media/${executionId}/${file}?${links.query(`${executionId}/${file}`)}`;
   }
 
   /** True when the link is ours and has not expired. */
   function verifyMediaLink(executionId: string, file: string, expires: number, signature: string): boolean {
-    if (!Number.isFinite(expires) || expires < now().getTime()) return false;
-    const expected = Buffer.from(mediaSignature(mediaKey, executionId, file, expires));
-    const given = Buffer.from(signature);
-    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+    return links.verify(`${executionId}/${file}`, expires, signature);
   }
 
   /** Mean measured duration (ms) per step key over the process's recent runs. */

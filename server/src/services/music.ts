@@ -10,6 +10,7 @@ import { MediaInputError, inspectAudio } from '../lib/mediaInput';
 import { audioDurationSeconds } from '../pipeline/media/audio';
 import { MediaError, type MediaTools } from '../pipeline/media/ffmpeg';
 import { measureIntegratedLoudness } from '../pipeline/media/music';
+import { createLinkSigner } from '../lib/signedLinks';
 import type { Page } from './paging';
 
 /**
@@ -80,11 +81,6 @@ function parseMood(value: string | undefined): MusicMood {
   return mood as MusicMood;
 }
 
-/** HMAC of a track link; the key is derived from APP_SECRET so it signs nothing else. */
-function linkSignature(key: Buffer, id: string, expires: number): string {
-  return crypto.createHmac('sha256', key).update(`music/${id}/${expires}`).digest('base64url');
-}
-
 export interface MusicServiceDeps {
   db: Db;
   now: () => Date;
@@ -97,7 +93,7 @@ export interface MusicServiceDeps {
 
 export function createMusicService({ db, now, appSecret, mediaDir, tools }: MusicServiceDeps) {
   const folder = path.join(mediaDir, 'music');
-  const linkKey = crypto.createHash('sha256').update(`music-links:${appSecret}`).digest();
+  const links = createLinkSigner({ appSecret, purpose: 'music-links', ttlMs: MUSIC_LINK_TTL_MS, now });
   // Written out: in a one-table select drizzle drops the table names from columns.
   const processCount =
     sql<number>`(select count(*)::int from "processes" where "processes"."music_id" = "music_tracks"."id")`.mapWith(Number);
@@ -105,20 +101,11 @@ export function createMusicService({ db, now, appSecret, mediaDir, tools }: Musi
   /** The track's file; `id` is always a uuid (checked by the routes and the database) and the format one of three. */
   const fileOf = (row: Pick<MusicRow, 'id' | 'format'>) => path.join(folder, `${row.id}.${row.format}`);
 
-  /** `/api/v1/music/<id>/audio` with an expiry and signature, rounded to ten minutes so lists answer the same URL. */
-  function audioUrl(id: string): string {
-    const step = 10 * 60 * 1000;
-    const expires = Math.ceil((now().getTime() + MUSIC_LINK_TTL_MS) / step) * step;
-    return `/api/v1/music/${id}/audio?expires=${expires}&signature=${linkSignature(linkKey, id, expires)}`;
-  }
+  /** `/api/v1/music/<id>/audio` with an expiry and signature (lib/signedLinks.ts). */
+  const audioUrl = (id: string): string => `/api/v1/music/${id}/audio?${links.query(`music/${id}`)}`;
 
   /** True when the link is ours and has not expired. */
-  function verifyLink(id: string, expires: number, signature: string): boolean {
-    if (!Number.isFinite(expires) || expires < now().getTime()) return false;
-    const expected = Buffer.from(linkSignature(linkKey, id, expires));
-    const given = Buffer.from(signature);
-    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
-  }
+  const verifyLink = (id: string, expires: number, signature: string): boolean => links.verify(`music/${id}`, expires, signature);
 
   function toDto(row: MusicRow, processes: number): MusicDto {
     return {
@@ -193,24 +180,56 @@ export function createMusicService({ db, now, appSecret, mediaDir, tools }: Musi
         throw error;
       }
       if (durationSeconds < MUSIC_MIN_SECONDS) throw unprocessable('music.tooShort', { seconds: MUSIC_MIN_SECONDS });
-      const at = now();
-      await db.insert(musicTracks).values({
-        id,
-        userId,
-        name,
-        mood,
-        format,
-        sizeBytes: bytes.length,
-        durationSeconds,
-        loudnessLufs: loudness,
-        createdAt: at,
-        updatedAt: at,
-      });
+      // The file first, then its row: a crash between the two leaves a file no row names (removed
+      // with the stale uploads below), never a track without its file.
       await fs.rename(temporary, target);
+      const at = now();
+      await db
+        .insert(musicTracks)
+        .values({
+          id,
+          userId,
+          name,
+          mood,
+          format,
+          sizeBytes: bytes.length,
+          durationSeconds,
+          loudnessLufs: loudness,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .catch(async (error: unknown) => {
+          await fs.rm(target, { force: true });
+          throw error;
+        });
     } finally {
       await fs.rm(temporary, { force: true });
     }
+    await removeStaleUploads();
     return get(id);
+  }
+
+  /**
+   * Files an interrupted upload left (a server killed while it measured one, or between the file
+   * and its row): temporary `.upload` files and track files no row names, older than an hour so an
+   * upload under way is never touched. Run after each upload (a listing of one folder); a failure
+   * is only logged.
+   */
+  async function removeStaleUploads(): Promise<void> {
+    try {
+      const names = await fs.readdir(folder);
+      const known = new Set((await db.select({ id: musicTracks.id, format: musicTracks.format }).from(musicTracks)).map(fileOf));
+      // File times are the machine's clock, not the service's.
+      const before = Date.now() - 60 * 60 * 1000;
+      for (const name of names) {
+        const file = path.join(folder, name);
+        if (known.has(file)) continue;
+        const stat = await fs.stat(file).catch(() => undefined);
+        if (stat?.isFile() && stat.mtimeMs < before) await fs.rm(file, { force: true });
+      }
+    } catch (error) {
+      console.warn('could not remove stale music uploads', error instanceof Error ? error.message : error);
+    }
   }
 
   /** Changes the name or the mood; the file stays. */
