@@ -11,24 +11,40 @@ import type { ComponentType } from 'react';
 import type { Language } from '../lib/language';
 import { loadNamespace } from './locales';
 import type { Namespace } from './resources';
+import type { AppDispatch } from './store';
+
+/**
+ * Starts the calls a screen makes when it opens (RTK Query's prefetch, with the arguments its own
+ * hooks use), so that they run while the screen is still being rendered. A screen's module may
+ * export one as `prefetch`.
+ */
+export type Prefetch = (dispatch: AppDispatch) => void;
+
+interface ScreenModule {
+  default: ComponentType;
+  prefetch?: Prefetch;
+}
 
 export interface Page {
   /** Fetches the screen's chunk; once: later calls answer the same promise. */
-  load(): Promise<{ default: ComponentType }>;
+  load(): Promise<ScreenModule>;
   /** The screen's component, once its chunk is in. */
   component?: ComponentType;
+  /** The screen's prefetch, once its chunk is in (when it has one). */
+  prefetch?: Prefetch;
   /** Translation namespaces the screen uses besides `common`. */
   namespaces: Namespace[];
 }
 
-function page(load: () => Promise<{ default: ComponentType }>, namespaces: Namespace[] = []): Page {
-  let loading: Promise<{ default: ComponentType }> | undefined;
+function page(load: () => Promise<ScreenModule>, namespaces: Namespace[] = []): Page {
+  let loading: Promise<ScreenModule> | undefined;
   const result: Page = {
     namespaces,
     load() {
       if (!loading) {
         loading = load().then((module) => {
           result.component = module.default;
+          result.prefetch = module.prefetch;
           return module;
         });
         // A failed fetch (network) is tried again by the next visit of the screen.

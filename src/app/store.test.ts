@@ -1,5 +1,6 @@
 import { api, tokenReceived } from '../api';
-import { processFixture, testUser } from '../testing/fixtures';
+import { waitFor } from '@testing-library/react';
+import { authResult, processFixture, testUser } from '../testing/fixtures';
 import { mockApi, reply } from '../testing/mockApi';
 import { readPersistedState } from './persisted';
 import { languageChanged, themeToggled } from './preferencesSlice';
@@ -122,6 +123,33 @@ describe('onSignInStarted', () => {
       }),
     );
     expect(onSignInStarted).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('onSignedIn', () => {
+  it('is called once the session is in the store, and not for a failed sign-in or a later token', async () => {
+    let tokenWhenCalled: string | null = 'not called';
+    mockApi({
+      'POST /auth/login': (request) =>
+        (request.body as { password?: string }).password === 'right'
+          ? reply(200, authResult(testUser, 'session-1'))
+          : reply(401, { detail: 'Invalid credentials' }),
+    });
+    const onSignedIn = jest.fn(() => {
+      tokenWhenCalled = store.getState().auth.token;
+    });
+    const store = makeStore({}, { onSignedIn });
+
+    await store.dispatch(api.endpoints.login.initiate({ email: 'ana@example.com', password: 'wrong' }));
+    expect(onSignedIn).not.toHaveBeenCalled();
+
+    await store.dispatch(api.endpoints.login.initiate({ email: 'ana@example.com', password: 'right' }));
+    await waitFor(() => expect(onSignedIn).toHaveBeenCalledTimes(1));
+    expect(tokenWhenCalled).toBe('session-1');
+
+    await store.dispatch(api.endpoints.login.initiate({ email: 'ana@example.com', password: 'right' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(onSignedIn).toHaveBeenCalledTimes(1);
   });
 });
 

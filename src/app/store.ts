@@ -53,6 +53,8 @@ export interface PreloadedState {
 export interface StoreOptions {
   /** Called when a sign-in or a sign-up is sent (index.tsx fetches the signed-in screens then). */
   onSignInStarted?: () => void;
+  /** Called when the store gets a session it did not have (index.tsx starts the home screen's calls). */
+  onSignedIn?: () => void;
 }
 
 /**
@@ -62,13 +64,15 @@ export interface StoreOptions {
  * answer), and it must follow the switch. (A plain middleware: RTK's listener middleware would add
  * 4 KB to the first load for these rules.)
  */
-function storeEvents({ onSignInStarted }: StoreOptions): Middleware {
+function storeEvents({ onSignInStarted, onSignedIn }: StoreOptions): Middleware {
   return (store) => (next) => (action) => {
     if (onSignInStarted && (api.endpoints.login.matchPending(action) || api.endpoints.register.matchPending(action))) {
       onSignInStarted();
     }
-    const languageBefore = (store.getState() as RootState).preferences.language;
+    const before = store.getState() as RootState;
+    const languageBefore = before.preferences.language;
     const result = next(action);
+    if (onSignedIn && !before.auth.token && (store.getState() as RootState).auth.token) onSignedIn();
     if (loggedOut.match(action) || sessionEnded.match(action)) store.dispatch(api.util.resetApiState());
     if (
       (languageToggled.match(action) || languageChanged.match(action)) &&

@@ -12,6 +12,7 @@ import {
   testUser,
   type MockHandler,
 } from '../../testing';
+import { prefetch } from './DashboardPage';
 
 const processOf = (overrides: Partial<Process>): Process => processFixture(overrides);
 
@@ -117,6 +118,27 @@ describe('DashboardPage', () => {
     expect(server.calls('GET /publications/')[0].url.searchParams.get('limit')).toBe('5');
     expect(screen.getByRole('link', { name: 'See all processes' })).toHaveAttribute('href', '/processes');
     expect(screen.getByRole('link', { name: 'See the history' })).toHaveAttribute('href', '/history');
+  });
+
+  it('uses the very calls its prefetch starts (what a sign-in starts before it renders)', async () => {
+    const answers = [deferred(), deferred(), deferred()];
+    const { server, store } = renderDashboard({
+      'GET /processes/stats': answers[0]!.handler,
+      'GET /processes/': answers[1]!.handler,
+      'GET /publications/': answers[2]!.handler,
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    await waitFor(() => expect(server.calls('GET /publications/')).toHaveLength(1));
+
+    // Same endpoints, same arguments: nothing new is asked for.
+    prefetch(store.dispatch);
+    answers[0]!.resolve(reply(200, stats));
+    answers[1]!.resolve(reply(200, { processes, total: 7 }));
+    answers[2]!.resolve(reply(200, { publications, total: 12 }));
+    expect(await screen.findByText('Story number 5')).toBeInTheDocument();
+    for (const call of ['GET /processes/stats', 'GET /publications/stats', 'GET /processes/', 'GET /publications/']) {
+      expect(server.calls(call)).toHaveLength(1);
+    }
   });
 
   it('keeps only 3 processes and 5 publications even if the server sends more', async () => {

@@ -15,6 +15,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import {
+  api,
   isRunUnderWay,
   errorDetail,
   useGetProcessesQuery,
@@ -31,6 +32,10 @@ import { StatusChip, type StatusTone } from '../../components/StatusChip';
 import { DASHBOARD_RECENT_PROCESSES, DASHBOARD_RECENT_PUBLICATIONS, RUNS_POLL_MS } from '../../lib/constants';
 import { formatDate } from '../../lib/dates';
 import { formatCount, UNKNOWN_FIGURE } from '../../lib/numbers';
+
+/** The lists' arguments: the same for the hooks below and for `prefetch`, so they share the calls. */
+const RECENT_PROCESSES = { limit: DASHBOARD_RECENT_PROCESSES };
+const RECENT_PUBLICATIONS = { limit: DASHBOARD_RECENT_PUBLICATIONS };
 
 const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   idle: 'neutral',
@@ -216,10 +221,10 @@ function RecentProcesses() {
   // Followed while one of them has a run under way (and the tab is visible): a finished run then
   // refreshes the counters and the publications too (the api slice sees it end).
   const [polling, setPolling] = useState(false);
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(
-    { limit: DASHBOARD_RECENT_PROCESSES },
-    { pollingInterval: polling ? RUNS_POLL_MS : 0, skipPollingIfUnfocused: true },
-  );
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(RECENT_PROCESSES, {
+    pollingInterval: polling ? RUNS_POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   useLogFailure('recent processes', isError, error);
   const processes = isError ? [] : (data?.processes ?? []).slice(0, DASHBOARD_RECENT_PROCESSES);
   const anyUnderWay = processes.some((process) => isRunUnderWay(process.status));
@@ -291,9 +296,7 @@ function PublicationRow({ publication }: { publication: Publication }) {
 
 function RecentPublications() {
   const { t } = useTranslation('dashboard');
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetPublicationsQuery({
-    limit: DASHBOARD_RECENT_PUBLICATIONS,
-  });
+  const { data, error, isLoading, isError, isFetching, refetch } = useGetPublicationsQuery(RECENT_PUBLICATIONS);
   useLogFailure('recent publications', isError, error);
   const publications = isError ? [] : (data?.publications ?? []).slice(0, DASHBOARD_RECENT_PUBLICATIONS);
   let content;
@@ -332,6 +335,17 @@ function RecentPublications() {
       {content}
     </Panel>
   );
+}
+
+/**
+ * The dashboard's four calls, started as soon as a sign-in succeeds (index.tsx, app/pages.ts): they
+ * run while the dashboard is rendered, and its hooks find them under way.
+ */
+export function prefetch(dispatch: (action: ReturnType<typeof api.util.prefetch>) => unknown): void {
+  dispatch(api.util.prefetch('getProcessStats', undefined, {}));
+  dispatch(api.util.prefetch('getPublicationStats', undefined, {}));
+  dispatch(api.util.prefetch('getProcesses', RECENT_PROCESSES, {}));
+  dispatch(api.util.prefetch('getPublications', RECENT_PUBLICATIONS, {}));
 }
 
 /**
