@@ -6,6 +6,8 @@
 // compressed, as `name.js.br` (brotli, quality 11) and `name.js.gz` (gzip, level 9), which the server
 // sends as they are by the browser's Accept-Encoding (@fastify/static `preCompressed`): the best
 // compression, paid once at build time instead of on every request.
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const CompressionPlugin = require('compression-webpack-plugin');
@@ -38,6 +40,81 @@ function compressionPlugins() {
       compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } },
     }),
   ];
+}
+
+/** What the production pages replace of the template (public/index.html, minified). */
+const PREFERENCES_SCRIPT = '<script src="/preferences.js"></script>';
+const EMPTY_ROOT = '<div id="root"><div class="boot" aria-hidden="true"></div></div>';
+
+/**
+ * public/preferences.js as an inline script: one round trip less before the first paint. Its
+ * comment lines go; the server allows it by its hash (it hashes every inline script of the pages
+ * it serves: server/src/lib/inlineScripts.ts).
+ */
+function inlinePreferencesScript() {
+  const source = fs.readFileSync(path.join(__dirname, 'public/preferences.js'), 'utf8');
+  const code = source
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\/\*.*\*\/\s*$)/.test(line))
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+  return `<script>${code}</script>`;
+}
+
+/** Runs scripts/prerender.tsx: the sign-in screen rendered, `{ [variant]: { head, root } }`. */
+function prerenderLogin() {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'scripts/prerender.tsx')],
+      // Production: React's production renderer, and Emotion's class names without the labels it
+      // adds in development, so they are the ones the app's bundle makes.
+      { cwd: __dirname, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`prerendering the sign-in screen failed: ${error.message}\n${stderr}`));
+        try {
+          resolve(JSON.parse(stdout));
+        } catch (parseError) {
+          reject(new Error(`prerendering the sign-in screen printed no JSON: ${parseError.message}\n${stderr}`));
+        }
+      },
+    );
+  });
+}
+
+/** The sign-in screen's pages: one per language and theme (src/app/prerender.tsx). */
+const LOGIN_VARIANTS = ['pt-dark', 'pt-light', 'en-dark', 'en-light'];
+const loginPage = (variant) => `login-${variant}.html`;
+
+/**
+ * The production pages: the preferences script inline in every one, and login-<variant>.html, the
+ * app's page with the sign-in screen already rendered in it in one language and theme, so that
+ * /login paints before the app's JavaScript runs. The server sends the visitor's for /login
+ * (server/src/lib/webPages.ts) and index.html for every other address of the app.
+ */
+class ProductionPagesPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('ProductionPagesPlugin', (compilation) => {
+      let prerendered;
+      HtmlWebpackPlugin.getHooks(compilation).beforeEmit.tapPromise('ProductionPagesPlugin', async (data) => {
+        if (!data.html.includes(PREFERENCES_SCRIPT) || !data.html.includes(EMPTY_ROOT)) {
+          throw new Error(`${data.outputName}: public/index.html no longer has the preferences script or the empty #root`);
+        }
+        const script = inlinePreferencesScript();
+        const variant = LOGIN_VARIANTS.find((name) => data.outputName === loginPage(name));
+        if (!variant) return { ...data, html: data.html.replace(PREFERENCES_SCRIPT, () => script) };
+        // One run renders every variant.
+        prerendered ??= prerenderLogin();
+        const { head, root } = (await prerendered)[variant];
+        // The styles go before the preferences script, which reads them.
+        const html = data.html
+          .replace(PREFERENCES_SCRIPT, () => `${head}${script}`)
+          .replace(EMPTY_ROOT, () => `<div id="root">${root}</div>`);
+        return { ...data, html };
+      });
+    });
+  }
 }
 
 module.exports = (_env = {}, argv = {}) => {
@@ -84,24 +161,36 @@ module.exports = (_env = {}, argv = {}) => {
       splitChunks: { chunks: 'async', minSize: 40_000 },
     },
     plugins: [
-      new HtmlWebpackPlugin({
-        template: './public/index.html',
-        favicon: './public/favicon.svg',
-        // html-webpack-plugin's production defaults, plus its inline script and style minified.
-        minify: production && {
-          collapseWhitespace: true,
-          keepClosingSlash: true,
-          removeComments: true,
-          removeRedundantAttributes: true,
-          removeScriptTypeAttributes: true,
-          removeStyleLinkTypeAttributes: true,
-          useShortDoctype: true,
-          minifyCSS: true,
-          minifyJS: true,
-        },
-      }),
+      ...['index.html', ...(production ? LOGIN_VARIANTS.map(loginPage) : [])].map(
+        (filename) =>
+          new HtmlWebpackPlugin({
+            filename,
+            template: './public/index.html',
+            favicon: './public/favicon.svg',
+            // html-webpack-plugin's production defaults, plus its inline script and style minified.
+            minify: production && {
+              collapseWhitespace: true,
+              keepClosingSlash: true,
+              removeComments: true,
+              removeRedundantAttributes: true,
+              removeScriptTypeAttributes: true,
+              removeStyleLinkTypeAttributes: true,
+              useShortDoctype: true,
+              minifyCSS: true,
+              minifyJS: true,
+            },
+          }),
+      ),
+      ...(production ? [new ProductionPagesPlugin()] : []),
       new CopyWebpackPlugin({
-        patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html', '**/favicon.svg'] }, noErrorOnMissing: true }],
+        // preferences.js is inlined into the pages in production; the development server serves it from public/.
+        patterns: [
+          {
+            from: 'public',
+            globOptions: { ignore: ['**/index.html', '**/favicon.svg', ...(production ? ['**/preferences.js'] : [])] },
+            noErrorOnMissing: true,
+          },
+        ],
       }),
       ...(production ? compressionPlugins() : []),
     ],

@@ -49,6 +49,7 @@ const PARTS = {
       ...filesUnder('locales', TESTS),
       ...filesUnder('public', /^$/),
       'webpack.config.js',
+      'scripts/prerender.tsx',
       'tsconfig.json',
       'package.json',
       'package-lock.json',

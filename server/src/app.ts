@@ -17,7 +17,9 @@ import type { Database } from './db';
 import { isDatabaseUnavailable } from './db/errors';
 import { AppError } from './errors';
 import { languageFrom, translate, type Language } from './messages';
+import { inlineScriptHashes } from './lib/inlineScripts';
 import { metricsAuthorized } from './lib/metrics';
+import { pageFor } from './lib/webPages';
 import { createServices, type Services } from './services';
 import type { Queue } from './queue';
 import type { Mailer } from './providers/mailer';
@@ -164,8 +166,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const url = request.url.split('?')[0] ?? '/';
     const wantsApp = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/');
     if (wantsApp && hasWebApp(config.webDir) && !path.extname(url)) {
-      // History fallback: client-side routes load the app shell.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+      // History fallback: client-side routes load the app shell; an address with a page of its own
+      // (the sign-in screen, already rendered: docs/web.md, "First load") gets that page.
+      const page = pageFor(config.webDir, url, request.headers);
+      if (page.varies) void reply.header('vary', 'Cookie, Accept-Language');
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile(page.file);
     }
     const quoted = url.length > QUOTED_URL_CHARS ? `${url.slice(0, QUOTED_URL_CHARS)}…` : url;
     const error = new AppError(404, 'common.routeNotFound', { method: request.method, url: quoted });
@@ -180,7 +185,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The pages' own inline script (the persisted theme and language, before the first paint),
+        // by its hash; no other inline script.
+        scriptSrc: ["'self'", ...inlineScriptHashes(config.webDir)],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Video thumbnails come from YouTube's image servers (i.ytimg.com), or from YOUTUBE_API_URL's host.
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', new URL(config.youtubeApiUrl).origin],

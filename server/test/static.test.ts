@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,14 @@ function fakeBuild(dir: string): void {
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.br'), zlib.brotliCompressSync(bundle));
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.gz'), zlib.gzipSync(bundle));
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.map'), '{"version":3,"sources":["secret.ts"]}');
+  // The sign-in screen's pages, one per language and theme, with the pages' inline script.
+  for (const variant of ['pt-dark', 'pt-light', 'en-dark', 'en-light']) {
+    const page = `<!doctype html><html><head><script>${INLINE_SCRIPT}</script></head><body><div id="root">${variant}</div></body></html>`;
+    fs.writeFileSync(path.join(dir, `login-${variant}.html`), page);
+  }
 }
+
+const INLINE_SCRIPT = 'document.documentElement.lang="en";';
 
 let ctx: TestContext;
 let webDir: string;
@@ -53,6 +61,44 @@ describe('serving the web app', () => {
     const route = await ctx.app.inject({ url: '/processes', headers: { 'accept-encoding': 'br' } });
     expect(route.statusCode).toBe(200);
     expect(route.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends /login the sign-in page of the visitor language and theme: the view cookie, else Accept-Language and dark', async () => {
+    const page = async (headers: Record<string, string>, url = '/login') => {
+      const answer = await ctx.app.inject({ url, headers });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['cache-control']).toBe('no-cache');
+      return answer;
+    };
+    expect((await page({ cookie: 'storyflow_view=pt-light' })).body).toContain('>pt-light<');
+    expect((await page({ cookie: 'a=b; storyflow_view=en-light; c=d', 'accept-language': 'pt-BR' })).body).toContain(
+      '>en-light<',
+    );
+    expect((await page({ 'accept-language': 'pt-BR,pt;q=0.9,en;q=0.8' })).body).toContain('>pt-dark<');
+    expect((await page({ 'accept-language': 'de-DE, en;q=0.5' })).body).toContain('>en-dark<');
+    expect((await page({}, '/login/?next=%2Fchannels')).body).toContain('>en-dark<');
+    const varied = await page({ cookie: 'storyflow_view=pt-light' });
+    expect(varied.headers.vary).toContain('Cookie');
+    // Any other value of the cookie is a guess like no cookie: never a file it names.
+    for (const cookie of [
+      'storyflow_view=../index',
+      'storyflow_view=en-dark.html',
+      'storyflow_view=',
+      'storyflow_view=fr-dark',
+    ]) {
+      expect((await page({ cookie, 'accept-language': 'en' })).body).toContain('>en-dark<');
+    }
+    // Every other address gets the shell.
+    expect((await page({ cookie: 'storyflow_view=pt-light' }, '/signup')).body).toContain('main.0123456789ab.js');
+  });
+
+  it("allows the pages' own inline script by its hash, and no other inline script", async () => {
+    const answer = await ctx.app.inject({ url: '/login' });
+    const csp = String(answer.headers['content-security-policy']);
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
+    const hash = crypto.createHash('sha256').update(INLINE_SCRIPT).digest('base64');
+    expect(scriptSrc.split(' ').sort()).toEqual(["'self'", `'sha256-${hash}'`].sort());
+    expect(scriptSrc).not.toContain('unsafe-inline');
   });
 
   it('never serves a source map', async () => {

@@ -1,5 +1,7 @@
 import type { i18n as I18n } from 'i18next';
+import { useLayoutEffect } from 'react';
 import { BrowserRouter } from 'react-router-dom';
+import { removePrerenderedStyles } from '../lib/prerendered';
 import { AppProviders } from './AppProviders';
 import { AppRoutes } from './router';
 import type { AppStore } from './store';
@@ -9,6 +11,9 @@ import type { AppStore } from './store';
  * holding the persisted session and preferences, so the first render is the right screen.
  */
 export function App({ store, i18n }: { store: AppStore; i18n: I18n }) {
+  // The first commit has replaced a prerendered screen (/login), and the app's styles are in: the
+  // prerendered page's own go before the browser paints again (lib/prerendered.ts).
+  useLayoutEffect(removePrerenderedStyles, []);
   return (
     <AppProviders store={store} i18n={i18n}>
       {/* Plain (non-transition) navigations: a navigation and a store update made in the same

@@ -1,10 +1,11 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import type { i18n as I18n } from 'i18next';
-import { useLayoutEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { useAppSelector } from './hooks';
+import { rememberView } from '../lib/prerendered';
 import { HTML_LANG } from './i18n';
 import { selectLanguage, selectTheme } from './preferencesSlice';
 import type { AppStore } from './store';
@@ -36,12 +37,21 @@ function Themed({ children }: { children: ReactNode }) {
   );
 }
 
+/** Keeps the view cookie (which prerendered page the server sends: lib/prerendered.ts) on the store's choice. */
+function ViewCookie() {
+  const language = useAppSelector(selectLanguage);
+  const mode = useAppSelector(selectTheme);
+  useEffect(() => rememberView(language, mode), [language, mode]);
+  return null;
+}
+
 /** Store, translations and theme: what every screen needs (the app and the tests share it). */
 export function AppProviders({ store, i18n, children }: { store: AppStore; i18n: I18n; children: ReactNode }) {
   return (
     <Provider store={store}>
       <I18nextProvider i18n={i18n}>
         <LanguageSync i18n={i18n} />
+        <ViewCookie />
         <Themed>{children}</Themed>
       </I18nextProvider>
     </Provider>

@@ -6,6 +6,7 @@ import { configure } from '@testing-library/react';
 configure({ asyncUtilTimeout: 5000 });
 
 // Each test starts with empty storage (redux-persist writes to localStorage) and unmocked fetch.
+// (A suite in Node's environment, the build-time rendering's, has no window.)
 afterEach(() => {
-  window.localStorage.clear();
+  if (typeof window !== 'undefined') window.localStorage.clear();
 });

@@ -146,4 +146,65 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Channels' })).toBeInTheDocument();
     await waitFor(() => expect(testLocation()).toMatchObject({ pathname: '/channels', search: '?tab=all' }));
   });
+
+  describe('taking over the card served already rendered (/login before the app ran)', () => {
+    /** The prerendered card as public/preferences.js leaves it: `typed` in its fields. */
+    function prerenderedCard(typed: { email: string; password: string }, { submitted = false } = {}) {
+      document.documentElement.lang = 'en';
+      document.documentElement.dataset.theme = 'dark';
+      const variant = document.createElement('div');
+      variant.setAttribute('data-prerender-variant', 'en-dark');
+      variant.innerHTML = `<form${submitted ? ' data-submit-requested=""' : ''}><input name="email" type="email"><input name="password" type="password"></form>`;
+      document.body.append(variant);
+      const [email, password] = Array.from(variant.querySelectorAll('input'));
+      email!.value = typed.email;
+      password!.value = typed.password;
+      return { variant, email: email!, password: password! };
+    }
+
+    afterEach(() => document.querySelector('[data-prerender-variant]')?.remove());
+
+    it('keeps what was typed, and the focus and caret in the field the visitor was in', async () => {
+      const card = prerenderedCard({ email: 'ana@example.com', password: 'secr' });
+      card.password.focus();
+      card.password.setSelectionRange(2, 2);
+
+      await openLogin();
+
+      expect(fields().email).toHaveValue('ana@example.com');
+      expect(fields().password).toHaveValue('secr');
+      expect(fields().password).toHaveFocus();
+      expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
+    });
+
+    it('sends a sign-in the visitor asked for before the app ran', async () => {
+      const server = mockApi({ 'POST /auth/login': reply(200, authResult(testUser, 'early-token')) });
+      prerenderedCard({ email: 'ana@example.com', password: 'secret1' }, { submitted: true });
+
+      const { store } = renderApp('/login');
+
+      expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+      expect(server.calls('POST /auth/login')).toHaveLength(1);
+      expect(server.calls('POST /auth/login')[0].body).toEqual({ email: 'ana@example.com', password: 'secret1' });
+      expect(store.getState().auth.token).toBe('early-token');
+    });
+
+    it('checks an early submit like any other: an empty field is named, nothing is sent', async () => {
+      const server = mockApi();
+      prerenderedCard({ email: 'ana@example.com', password: '' }, { submitted: true });
+
+      await openLogin();
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+      expect(fields().password).toHaveFocus();
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('starts empty when the page was not prerendered', async () => {
+      await openLogin();
+
+      expect(fields().email).toHaveValue('');
+      expect(fields().email).toHaveFocus();
+    });
+  });
 });

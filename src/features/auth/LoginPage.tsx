@@ -11,12 +11,13 @@ import Link from '@mui/material/Link';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
 import { FormErrorAlert } from '../../components/FormErrorAlert';
+import { readPrerenderedForm } from '../../lib/prerendered';
 import { AuthCard } from './AuthCard';
 import { serverError, validateLogin, type LoginErrors, type LoginValues } from './loginForm';
 
@@ -51,12 +52,51 @@ export default function LoginPage() {
   const [login] = useLoginMutation();
   const sessionEnded = useSelector(selectSessionEnded);
   const accountDeleted = useSelector(selectAccountDeleted);
-  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  // The card served already rendered, as the visitor left it before the app ran (lib/prerendered.ts).
+  const [prerendered] = useState(readPrerenderedForm);
+  const [values, setValues] = useState<LoginValues>(() => ({
+    email: prerendered?.values.email ?? '',
+    password: prerendered?.values.password ?? '',
+  }));
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [passwordVisible, setPasswordVisible] = useState(false);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const form = useRef<HTMLFormElement>(null);
+
+  // Taking over from the prerendered card, before the first paint: the focus and caret stay where
+  // they were (autoFocus would move them to the email). A submit made before the app ran is sent.
+  useLayoutEffect(() => {
+    const name = prerendered?.focused;
+    const input = name === 'email' || name === 'password' ? inputs[name].current : null;
+    if (!input) return;
+    input.focus();
+    const selection = prerendered?.selection;
+    try {
+      if (selection) input.setSelectionRange(selection.start, selection.end);
+    } catch {
+      // an email field has no selection to set
+    }
+    // Once, on mount: `prerendered` never changes and the refs are stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Until a frame has been painted, nothing in the form animates: the labels and outlines that
+  // React's fields bring to their focused and filled states are where the prerendered ones were.
+  const [takingOver, setTakingOver] = useState(prerendered !== null);
+  useEffect(() => {
+    if (!takingOver) return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => setTakingOver(false));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [takingOver]);
+  const resumedSubmit = useRef(false);
+  useEffect(() => {
+    if (!prerendered?.submitRequested || resumedSubmit.current) return;
+    resumedSubmit.current = true;
+    form.current?.requestSubmit();
+  }, [prerendered]);
 
   const onChange = (name: keyof LoginValues) => (event: ChangeEvent<HTMLInputElement>) => {
     const next = { ...values, [name]: event.target.value };
@@ -67,16 +107,18 @@ export default function LoginPage() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (submitting) return;
-    setSubmitted(true);
     const checked = validateLogin(values);
+    // The request leaves before React renders the form's own change (the busy button).
+    const request = checked.values ? login(checked.values) : undefined;
+    setSubmitted(true);
     setErrors(checked.errors);
-    if (!checked.values) {
+    if (!request) {
       inputs[checked.errors.email ? 'email' : 'password'].current?.focus();
       return;
     }
     setSubmitting(true);
     try {
-      await login(checked.values).unwrap();
+      await request.unwrap();
     } catch (error) {
       const message =
         errorStatus(error) === 401 ? t('login.invalidCredentials') : errorMessage(error, t('common:errors.network'));
@@ -101,7 +143,14 @@ export default function LoginPage() {
         </Alert>
       )}
       <FormErrorAlert errors={errors} />
-      <Box component="form" noValidate onSubmit={onSubmit}>
+      <Box
+        component="form"
+        ref={form}
+        noValidate
+        onSubmit={onSubmit}
+        data-taking-over={takingOver || undefined}
+        sx={{ '&[data-taking-over] *': { transition: 'none !important' } }}
+      >
         <Stack spacing={2.5}>
           <LoginField
             label={t('fields.email')}

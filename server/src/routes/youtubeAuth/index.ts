@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { cspHash } from '../../lib/inlineScripts';
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { translate } from '../../messages';
@@ -78,8 +78,7 @@ function resultPage(input: { lang: string; title: string; message: string; close
   const script = `(function(){var data=${payload};try{if(window.opener){window.opener.postMessage(data,window.location.origin);setTimeout(function(){window.close()},1500);}}catch(e){}})();`;
   const style =
     'body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaed;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:28rem;padding:2rem;text-align:center}';
-  const hash = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
-  const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; frame-ancestors 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; script-src ${cspHash(script)}; style-src ${cspHash(style)}; base-uri 'none'; frame-ancestors 'none'; form-action 'none'`;
   const html = `<!doctype html>
 <html lang="${input.lang === 'pt' ? 'pt-BR' : 'en'}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(input.title)}</title>

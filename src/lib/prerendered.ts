@@ -1,0 +1,74 @@
+/**
+ * The screens served already rendered (the sign-in screen: app/prerender.tsx), as the app finds
+ * them when it starts: it takes over what the visitor did before its JavaScript ran.
+ *
+ * The attribute names are shared with public/preferences.js, which shows the right variant,
+ * focuses its first field and holds back a submit until the app is there.
+ */
+export const PRERENDER_VARIANT_ATTRIBUTE = 'data-prerender-variant';
+export const PRERENDER_STYLE_ATTRIBUTE = 'data-prerender';
+/** Set on a prerendered form that was submitted before the app could handle it. */
+export const SUBMIT_REQUESTED_ATTRIBUTE = 'data-submit-requested';
+
+/**
+ * The cookie that tells the server which prerendered page to send (`en-dark`, `pt-light`...): the
+ * language and theme the visitor chose, which otherwise only the browser's storage knows. Written
+ * by public/preferences.js on every page and by the app when they change; nothing else is in it.
+ */
+export const VIEW_COOKIE = 'storyflow_view';
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/** Keeps the view cookie on `language` and `theme`. */
+export function rememberView(language: 'pt' | 'en', theme: 'dark' | 'light'): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = `${VIEW_COOKIE}=${language}-${theme}; path=/; max-age=${YEAR_SECONDS}; samesite=lax`;
+}
+
+export interface PrerenderedForm {
+  /** Each named field's value, as typed. */
+  values: Record<string, string>;
+  /** The name of the field that has the focus, if one has. */
+  focused: string | null;
+  /** The caret or selection in that field. */
+  selection: { start: number; end: number } | null;
+  /** The visitor submitted it (Enter, or the button) before the app ran. */
+  submitRequested: boolean;
+}
+
+/** The variant on screen: the one `<html lang>` and `<html data-theme>` name (as the CSS shows it). */
+function visibleVariant(): Element | null {
+  const root = document.documentElement;
+  const language = root.lang.toLowerCase().startsWith('pt') ? 'pt' : 'en';
+  const theme = root.dataset.theme === 'light' ? 'light' : 'dark';
+  return document.querySelector(`[${PRERENDER_VARIANT_ATTRIBUTE}="${language}-${theme}"]`);
+}
+
+/**
+ * The prerendered form on screen as the visitor left it, or null when the page has none (any
+ * screen but the first, a page that was not prerendered, tests). Read while React renders the
+ * screen that replaces it: the prerendered markup is still there until React commits.
+ */
+export function readPrerenderedForm(): PrerenderedForm | null {
+  if (typeof document === 'undefined') return null;
+  const form = visibleVariant()?.querySelector('form');
+  if (!form) return null;
+  const values: Record<string, string> = {};
+  for (const input of Array.from(form.querySelectorAll<HTMLInputElement>('input[name]'))) values[input.name] = input.value;
+  const active = document.activeElement;
+  const focused = active instanceof HTMLInputElement && active.name && form.contains(active) ? active : null;
+  let selection: PrerenderedForm['selection'] = null;
+  try {
+    if (focused && focused.selectionStart !== null && focused.selectionEnd !== null) {
+      selection = { start: focused.selectionStart, end: focused.selectionEnd };
+    }
+  } catch {
+    // an input type without a selection (email, in some browsers)
+  }
+  return { values, focused: focused?.name ?? null, selection, submitRequested: form.hasAttribute(SUBMIT_REQUESTED_ATTRIBUTE) };
+}
+
+/** Removes the prerendered page's styles: the app's own have replaced them (App, on its first commit). */
+export function removePrerenderedStyles(): void {
+  if (typeof document === 'undefined') return;
+  for (const style of Array.from(document.querySelectorAll(`style[${PRERENDER_STYLE_ATTRIBUTE}]`))) style.remove();
+}
