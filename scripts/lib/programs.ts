@@ -30,7 +30,10 @@ export async function freePort(): Promise<number> {
 /** A server program of this repository run from its TypeScript sources, its output in `logFile`. */
 export function startProgram(entry: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_CPU_PROF_DIR: each program writes a V8 CPU profile there when it exits (open it in
+  // Chromium's DevTools, Performance panel), to see where a bench's time goes.
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...env, TSX_TSCONFIG_PATH: 'server/tsconfig.json' },
     stdio: ['ignore', log, log],
