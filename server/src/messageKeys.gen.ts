@@ -116,6 +116,7 @@ export const MESSAGE_KEYS = [
   'pipeline.imageFailed',
   'pipeline.interrupted',
   'pipeline.keyRefused',
+  'pipeline.musicGone',
   'pipeline.musicUnavailable',
   'pipeline.needs',
   'pipeline.publishingNotConfigured',

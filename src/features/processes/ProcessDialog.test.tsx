@@ -377,7 +377,7 @@ describe('ProcessDialog: edit', () => {
     await user.click(screen.getByRole('button', { name: 'Editar Night stories' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar processo' });
     const music = within(dialog).getByRole('combobox', { name: /^Música de fundo/ });
-    await waitFor(() => expect(music).toHaveTextContent('Retired waltz (inativo)'));
+    await waitFor(() => expect(music).toHaveTextContent('Retired waltz (inativa)'));
     expect(within(dialog).getByRole('radio', { name: 'Vídeo' })).toBeChecked();
 
     await choose(user, dialog, /^Música de fundo/, 'Sem música');

@@ -182,7 +182,13 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
   // No music is a choice like any other; a track switched off since it was chosen stays shown.
   const musicOptions: SelectOption[] = [
     { value: '', label: t('form.noMusic') },
-    ...optionsOf(tracks, (track) => track.is_active, process && { id: process.music_id, name: process.music_name }, inactive).map(
+    ...optionsOf(
+      tracks,
+      (track) => track.is_active,
+      process && { id: process.music_id, name: process.music_name },
+      // "faixa" is feminine in Portuguese: "(inativa)".
+      (name: string) => t('form.inactiveTrackOption', { name }),
+    ).map(
       (option) => {
         const track = tracks.find((candidate) => candidate.id === option.value);
         return track ? { ...option, label: `${String(option.label)} · ${t(`common:music.mood.${track.mood}`)}` } : option;

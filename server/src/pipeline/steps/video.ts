@@ -149,7 +149,9 @@ async function withMusic(ctx: StepContext, narration: string, tools: MediaTools)
     : false;
   if (!track?.isActive || !present) {
     if (track && !present) ctx.log.warn({ musicId, file: track.file }, 'background music file missing');
-    warn(ctx, 'pipeline.musicUnavailable', { name: track?.name ?? '' });
+    // A deleted track has no name left to say.
+    if (track) warn(ctx, 'pipeline.musicUnavailable', { name: track.name });
+    else warn(ctx, 'pipeline.musicGone', {});
     return narration;
   }
   const soundtrack = path.join(ctx.workDir, 'soundtrack.wav');
