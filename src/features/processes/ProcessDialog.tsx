@@ -188,12 +188,10 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
       process && { id: process.music_id, name: process.music_name },
       // "faixa" is feminine in Portuguese: "(inativa)".
       (name: string) => t('form.inactiveTrackOption', { name }),
-    ).map(
-      (option) => {
-        const track = tracks.find((candidate) => candidate.id === option.value);
-        return track ? { ...option, label: `${String(option.label)} · ${t(`common:music.mood.${track.mood}`)}` } : option;
-      },
-    ),
+    ).map((option) => {
+      const track = tracks.find((candidate) => candidate.id === option.value);
+      return track ? { ...option, label: `${String(option.label)} · ${t(`common:music.mood.${track.mood}`)}` } : option;
+    }),
   ];
   const track = tracks.find((candidate) => candidate.id === musicId);
   const trackPlaying = track !== undefined && playingId === track.id;
