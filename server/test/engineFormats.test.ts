@@ -186,6 +186,29 @@ test('a track whose file is gone (MEDIA_DIR not shared with this worker) is left
   expect(done.warnings).toEqual([expect.stringContaining('"Perdida"')]);
 }, 240_000);
 
+test('a track deleted while a run mixes it changes nothing for that run: it mixes its own link to the file', async () => {
+  const track = await uploadTrack('Apagada');
+  const processId = await createProcess({ music_id: track });
+  const started = await call(ctx.app, 'POST', `/api/v1/processes/${processId}/execute`, { token });
+  const id = started.json().execution_id as string;
+  const own = path.join(ctx.config.mediaDir, id, 'music.wav');
+  const running = engine.run(id);
+  // As soon as the run holds its link, an admin deletes the track (and its file).
+  for (let waited = 0; !fs.existsSync(own); waited += 50) {
+    if (waited > 200_000) throw new Error('the run never took its own link to the track');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect((await call(ctx.app, 'DELETE', `/api/v1/music/${track}`, { token: admin })).statusCode).toBe(200);
+  expect(fs.existsSync(path.join(ctx.config.mediaDir, 'music', `${track}.wav`))).toBe(false);
+  await running;
+
+  const done = (await call(ctx.app, 'GET', `/api/v1/executions/${id}`, { token })).json();
+  expect({ status: done.status, warnings: done.warnings }).toEqual({ status: 'completed', warnings: [] });
+  expect(await channelDifference(path.join(ctx.config.mediaDir, id, 'video.mp4'))).toBeGreaterThan(0.05);
+  // The link went with the run's other intermediate files.
+  expect(fs.existsSync(own)).toBe(false);
+}, 240_000);
+
 describe("a Short's narration over three minutes", () => {
   async function narrationOf(seconds: number): Promise<{ file: string; joined: Awaited<ReturnType<typeof concatAudio>> }> {
     const rate = 22_050;

@@ -139,23 +139,20 @@ async function withMusic(ctx: StepContext, narration: string, tools: MediaTools)
   const musicId = ctx.process.musicId;
   if (!musicId) return narration;
   const track = await ctx.services.music.forRun(musicId);
-  // Its file missing too (a worker that does not share MEDIA_DIR with the API): the video goes
-  // without music rather than failing, and says so.
-  const present = track
-    ? await fs.stat(track.file).then(
-        (stat) => stat.isFile(),
-        () => false,
-      )
-    : false;
+  // The run takes its own link to the file (a copy across file systems), so an admin deleting the
+  // track while it mixes changes nothing for it. Its file missing (a worker that does not share
+  // MEDIA_DIR with the API): the video goes without music rather than failing, and says so.
+  const own = path.join(ctx.workDir, `music${path.extname(track?.file ?? '')}`);
+  const present = track?.isActive ? await takeOwnCopy(track.file, own) : false;
   if (!track?.isActive || !present) {
-    if (track && !present) ctx.log.warn({ musicId, file: track.file }, 'background music file missing');
+    if (track?.isActive && !present) ctx.log.warn({ musicId, file: track.file }, 'background music file missing');
     // A deleted track has no name left to say.
     if (track) warn(ctx, 'pipeline.musicUnavailable', { name: track.name });
     else warn(ctx, 'pipeline.musicGone', {});
     return narration;
   }
   const soundtrack = path.join(ctx.workDir, 'soundtrack.wav');
-  await mixMusic(narration, track.file, soundtrack, { tools, musicLoudness: track.loudnessLufs, signal: ctx.signal });
+  await mixMusic(narration, own, soundtrack, { tools, musicLoudness: track.loudnessLufs, signal: ctx.signal });
   return soundtrack;
 }
 
@@ -250,4 +247,17 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
     const reasonKey = error instanceof MediaError && error.code === 'timeout' ? 'reason.render.timeout' : 'reason.render.failed';
     throw new StepFailure('pipeline.videoFailed', { reason_key: reasonKey }, message);
   }
+}
+
+/** `file` hard-linked (else copied) at `to`; false when it is not there to take. */
+async function takeOwnCopy(file: string, to: string): Promise<boolean> {
+  await fs.rm(to, { force: true });
+  return fs.link(file, to).then(
+    () => true,
+    () =>
+      fs.copyFile(file, to).then(
+        () => true,
+        () => false,
+      ),
+  );
 }
