@@ -26,9 +26,10 @@
   var language = preferences.language || (/^pt/i.test(navigator.language || '') ? 'pt' : 'en');
   root.lang = language === 'pt' ? 'pt-BR' : 'en';
   if (signedIn) root.setAttribute('data-signed-in', '');
-  // Which prerendered page the server sends next time (src/lib/prerendered.ts, VIEW_COOKIE).
-  document.cookie =
-    'storyflow_view=' + (language === 'pt' ? 'pt' : 'en') + '-' + theme + '; path=/; max-age=31536000; samesite=lax';
+  // The view (`en-dark`...): which prerendered page the server sends next time, kept in a cookie
+  // (src/lib/prerendered.ts, VIEW_COOKIE), and which variant this page shows.
+  var view = (language === 'pt' ? 'pt' : 'en') + '-' + theme;
+  document.cookie = 'storyflow_view=' + view + '; path=/; max-age=31536000; samesite=lax';
 
   var styles = document.querySelectorAll('style[data-prerender]');
   if (styles.length === 0) return;
@@ -37,7 +38,7 @@
     var name = styles[i].getAttribute('data-prerender');
     if (name !== 'all' && name !== theme) styles[i].media = 'not all';
   }
-  var variant = '[data-prerender-variant="' + (language === 'pt' ? 'pt' : 'en') + '-' + theme + '"]';
+  var variant = '[data-prerender-variant="' + view + '"]';
   // Parsed (before the app's deferred scripts run): the first field gets the focus, as the app's would.
   document.addEventListener('readystatechange', function focusFirstField() {
     document.removeEventListener('readystatechange', focusFirstField);

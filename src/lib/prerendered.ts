@@ -2,9 +2,11 @@
  * The screens served already rendered (the sign-in screen: app/prerender.tsx), as the app finds
  * them when it starts: it takes over what the visitor did before its JavaScript ran.
  *
- * The attribute names are shared with public/preferences.js, which shows the right variant,
- * focuses its first field and holds back a submit until the app is there.
+ * The attribute names are shared with public/preferences.js, which says whether the page's
+ * variant is the visitor's, focuses its first field and holds back a submit until the app is there.
  */
+import type { Language } from './language';
+
 export const PRERENDER_VARIANT_ATTRIBUTE = 'data-prerender-variant';
 export const PRERENDER_STYLE_ATTRIBUTE = 'data-prerender';
 /** Set on a prerendered form that was submitted before the app could handle it. */
@@ -19,7 +21,7 @@ export const VIEW_COOKIE = 'storyflow_view';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** Keeps the view cookie on `language` and `theme`. */
-export function rememberView(language: 'pt' | 'en', theme: 'dark' | 'light'): void {
+export function rememberView(language: Language, theme: 'dark' | 'light'): void {
   if (typeof document === 'undefined') return;
   document.cookie = `${VIEW_COOKIE}=${language}-${theme}; path=/; max-age=${YEAR_SECONDS}; samesite=lax`;
 }
