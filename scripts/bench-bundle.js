@@ -602,7 +602,7 @@ function printReport(result) {
     `  sign-in         click to dashboard interactive ${ms(signIn.toDashboardInteractiveMs)}, ${kb(signIn.jsWireBytes)} more JS (${signIn.files.length} files)`,
   );
   console.log(
-    `                  of which POST /auth/login ${ms(signIn.signInCallMs)} (the server's password check: scrypt, N = 2^17), the rest ${ms(signIn.appPartMs)}`,
+    `                  of which POST /auth/login ${ms(signIn.signInCallMs)} (the server's password check: Argon2id, 128 MiB, 3 passes), the rest ${ms(signIn.appPartMs)}`,
   );
   console.log(
     `  /dashboard      opened signed in: interactive ${ms(dashboardOpened.interactiveMs)}, FCP ${ms(dashboardOpened.fcpMs)}, JS ${kb(dashboardOpened.jsWireBytes)} on the wire (${dashboardOpened.files.length} files)`,

@@ -57,7 +57,7 @@ export interface BuildOptions {
   now?: () => Date;
   /** Replaces the queue's enqueue of executions (tests run the engine by hand). */
   enqueue?: (executionId: string) => Promise<string | null>;
-  /** scrypt's cost for new hashes instead of PASSWORD_HASH_COST (tests make it cheap). */
+  /** The password hash's cost for new hashes instead of PASSWORD_HASH_COST (tests make it cheap). */
   passwordHashCost?: number;
 }
 

@@ -60,7 +60,7 @@ export interface Config {
   testRateLimitPerHour: number;
   /** Requests per client address a minute to the whole API (0: no limit). */
   apiRateLimitPerMinute: number;
-  /** scrypt's cost as a power of two (N = 2^cost); 17 (128 MiB a hash) is OWASP's minimum. */
+  /** Argon2id's memory a hash, as a power of two in KiB (17: 128 MiB, the least allowed; 3 passes). */
   passwordHashCost: number;
   /** A run whose worker has not written its heartbeat (every 2 s) for this long is taken over by another. */
   leaseStaleSeconds: number;

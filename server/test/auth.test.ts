@@ -41,17 +41,17 @@ describe('register', () => {
       is_admin: false,
     });
     expect(body.user).not.toHaveProperty('password_hash');
-    expect(JSON.stringify(body)).not.toContain('scrypt');
+    expect(JSON.stringify(body)).not.toContain('argon2');
     const me = await call(ctx.app, 'GET', '/api/v1/auth/me', { token: body.access_token });
     expect(me.statusCode).toBe(200);
     expect(me.json().email).toBe('ana@example.com');
   });
 
-  test('stores the password as a scrypt hash, never in plaintext', async () => {
+  test('stores the password as an Argon2id hash, never in plaintext', async () => {
     await register({ name: 'Hash', email: 'hash@example.com', password: 'plain-password' });
     const result = await ctx.database.db.execute(sql`select password_hash from users where email = 'hash@example.com'`);
     const hash = (result as unknown as { rows: { password_hash: string }[] }).rows[0]!.password_hash;
-    expect(hash).toMatch(/^scrypt\$/);
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=4096,t=3,p=1\$/);
     expect(hash).not.toContain('plain-password');
   });
 

@@ -51,7 +51,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** scrypt's cost in tests: N = 2^12 keeps hundreds of sign-ups quick (production uses 2^17 and more). */
+/** The password hash's cost in tests: 2^12 KiB keeps hundreds of sign-ups quick (production uses 2^17 and more). */
 export const TEST_PASSWORD_HASH_COST = 12;
 
 export async function buildTestApp(

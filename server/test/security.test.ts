@@ -6,7 +6,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { users } from '../src/db/schema';
 import { isBlockedAddress } from '../src/lib/egress';
-import { DEFAULT_HASH_COST, hashPassword, needsRehash } from '../src/lib/passwords';
+import { DEFAULT_HASH_COST, hashPassword, needsRehash, verifyPassword } from '../src/lib/passwords';
 import { redactText, redactUrl } from '../src/lib/redact';
 import { createChatModelClient } from '../src/providers/chatModel';
 import { memoryMailer } from '../src/providers/mailer';
@@ -184,29 +184,90 @@ describe('sessions', () => {
   });
 });
 
+/** A scrypt hash as this product stored them before Argon2id (N = 2^cost, r = 8, p = 1). */
+function legacyScryptHash(password: string, cost: number): string {
+  const n = 2 ** cost;
+  const salt = crypto.randomBytes(16);
+  const hash = crypto.scryptSync(password.normalize('NFKC'), salt, 64, {
+    N: n,
+    r: 8,
+    p: 1,
+    maxmem: 128 * n * 8 + 16 * 1024 * 1024,
+  });
+  return ['scrypt', n, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
 describe('passwords', () => {
-  test('new hashes use scrypt with N = 2^17 by default; older, cheaper ones are upgraded at the next sign-in', async () => {
+  test('new hashes are Argon2id over 128 MiB, 3 passes, by default; the setting cannot go below 17', async () => {
     expect(DEFAULT_HASH_COST).toBe(17);
     expect(loadConfig({ APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/unused-config-dir' }).passwordHashCost).toBe(17);
     expect(() =>
       loadConfig({ APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/unused-config-dir', PASSWORD_HASH_COST: '15' }),
     ).toThrow(/PASSWORD_HASH_COST/);
     const strong = await hashPassword('correct horse');
-    expect(strong.split('$')[1]).toBe(String(2 ** 17));
+    expect(strong).toMatch(/^\$argon2id\$v=19\$m=131072,t=3,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect(needsRehash(strong)).toBe(false);
+    expect(await verifyPassword('correct horse', strong)).toBe(true);
+    expect(await verifyPassword('correct horsf', strong)).toBe(false);
+    // The same password gets a new salt each time.
+    expect(await hashPassword('correct horse')).not.toBe(strong);
+  }, 60_000);
 
-    // An account whose hash predates the raise (N = 2^15) signs in, and its hash is made again.
+  test('a password is compared in NFKC, as it was with scrypt', async () => {
+    const stored = await hashPassword('ﬁsh', 12);
+    expect(await verifyPassword('fish', stored)).toBe(true);
+    expect(await verifyPassword('fish', legacyScryptHash('ﬁsh', 12))).toBe(true);
+  });
+
+  test('stored hashes that are tampered with, or ask for absurd work, are refused without being computed', async () => {
+    const stored = await hashPassword('secret', 12);
+    const [, , version, , salt, hash] = stored.split('$');
+    const variants = [
+      `$argon2id$${version}$m=4194304,t=3,p=1$${salt}$${hash}`, // 4 GiB
+      `$argon2id$${version}$m=4096,t=1000,p=1$${salt}$${hash}`,
+      `$argon2id$${version}$m=4096,t=3,p=64$${salt}$${hash}`,
+      `$argon2id$${version}$m=512,t=3,p=1$${salt}$${hash}`,
+      `$argon2i$${version}$m=4096,t=3,p=1$${salt}$${hash}`,
+      `$argon2id$v=16$m=4096,t=3,p=1$${salt}$${hash}`,
+      `$argon2id$${version}$m=4096,t=3,p=1$${salt}$`,
+      `$argon2id$${version}$m=4096,t=3,p=1$${salt}$${hash}$extra`,
+      'scrypt$1073741824$8$1$c2FsdA$aGFzaA',
+      'scrypt$131072$8$1$c2FsdA$',
+      '',
+      'secret',
+    ];
+    for (const variant of variants) {
+      const started = performance.now();
+      expect(await verifyPassword('secret', variant)).toBe(false);
+      expect(needsRehash(variant)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+    // A hash whose stored value was changed does not verify.
+    const flipped = stored.slice(0, -2) + (stored.endsWith('A') ? 'B' : 'A') + stored.slice(-1);
+    expect(await verifyPassword('secret', flipped)).toBe(false);
+  });
+
+  test('a scrypt hash from before Argon2id signs in, and is made again as Argon2id; so is a hash with less memory', async () => {
     const app = await buildTestApp({}, { passwordHashCost: 17 });
     try {
       const { user } = await signUp(app.app, { password: 'old-password' });
-      const old = await hashPassword('old-password', 15);
-      await app.database.db.update(users).set({ passwordHash: old }).where(eq(users.id, user.id));
-      const signedIn = await call(app.app, 'POST', '/api/v1/auth/login', {
-        body: { email: user.email, password: 'old-password' },
-      });
-      expect(signedIn.statusCode).toBe(200);
-      const [row] = await app.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
-      expect(row!.hash.split('$')[1]).toBe(String(2 ** 17));
+      for (const old of [legacyScryptHash('old-password', 17), await hashPassword('old-password', 15)]) {
+        expect(needsRehash(old)).toBe(true);
+        await app.database.db.update(users).set({ passwordHash: old }).where(eq(users.id, user.id));
+        const wrong = await call(app.app, 'POST', '/api/v1/auth/login', {
+          body: { email: user.email, password: 'old-passwore' },
+        });
+        expect(wrong.statusCode).toBe(401);
+        const [kept] = await app.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+        expect(kept!.hash).toBe(old);
+        const signedIn = await call(app.app, 'POST', '/api/v1/auth/login', {
+          body: { email: user.email, password: 'old-password' },
+        });
+        expect(signedIn.statusCode).toBe(200);
+        const [row] = await app.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+        expect(row!.hash).toMatch(/^\$argon2id\$v=19\$m=131072,t=3,p=1\$/);
+        expect(await verifyPassword('old-password', row!.hash)).toBe(true);
+      }
     } finally {
       await app.close();
     }

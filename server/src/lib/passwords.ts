@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { type Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -9,20 +10,25 @@ const scrypt = promisify(crypto.scrypt) as (
 ) => Promise<Buffer>;
 
 /**
- * Password hashes: scrypt with N = 2^cost, r = 8, p = 1, stored as `scrypt$N$r$p$salt$hash`
- * (base64url parts), so each hash says how it was made and older, cheaper ones are still
- * verified, then upgraded at the next successful sign-in (needsRehash).
+ * Password hashes: Argon2id (RFC 9106, OWASP's first choice), stored in the PHC format
+ * `$argon2id$v=19$m=<KiB>,t=<passes>,p=1$salt$hash`, so each hash says how it was made.
  *
- * The default cost is 17: N = 131,072, 128 MiB of memory a hash (OWASP's minimum for scrypt).
- * That much memory per hash would let a burst of sign-ins exhaust the server, so at most
- * MAX_CONCURRENT_HASHES run at once; the others wait their turn.
+ * The cost is the memory a hash fills, as a power of two in KiB: the default 17 is 128 MiB, filled
+ * 3 times (t = 3), about 150 ms of one core. OWASP's minimum for Argon2id is 19 MiB and 2 passes.
+ * The same number meant the same memory for the scrypt hashes this replaces (N = 2^cost, r = 8:
+ * 2^cost KiB), which are still verified, then made again as Argon2id at the next successful
+ * sign-in (needsRehash), as is any hash made with less memory or fewer passes than today's.
+ *
+ * A burst of sign-ins must not exhaust the server's memory, so at most MAX_CONCURRENT_HASHES run
+ * at once; the others wait their turn.
  */
 export const DEFAULT_HASH_COST = 17;
-const R = 8;
-const P = 1;
-const KEY_LENGTH = 64;
-/** Scrypt refuses to use more than maxmem: 128 * N * r bytes plus a little. */
-const memoryFor = (n: number) => 128 * n * R + 16 * 1024 * 1024;
+/** Passes over the memory (Argon2's t). */
+const PASSES = 3;
+/** Algorithm.Argon2id: a const enum, which isolated modules cannot read at run time. */
+const ARGON2ID = 2 as Algorithm.Argon2id;
+const LANES = 1;
+const HASH_LENGTH = 32;
 /** Hashes running at once: each holds 128 MiB at the default cost. */
 export const MAX_CONCURRENT_HASHES = 2;
 
@@ -41,41 +47,64 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Hashes a password with N = 2^cost. */
+const normalized = (password: string) => password.normalize('NFKC');
+
+/** Hashes a password with Argon2id over 2^cost KiB. */
 export async function hashPassword(password: string, cost: number = DEFAULT_HASH_COST): Promise<string> {
-  const n = 2 ** cost;
-  const salt = crypto.randomBytes(16);
-  const hash = await inTurn(() =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r: R, p: P, maxmem: memoryFor(n) }),
+  return inTurn(() =>
+    argon2Hash(normalized(password), {
+      algorithm: ARGON2ID,
+      memoryCost: 2 ** cost,
+      timeCost: PASSES,
+      parallelism: LANES,
+      outputLen: HASH_LENGTH,
+      salt: crypto.randomBytes(16),
+    }),
   );
-  return ['scrypt', n, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
-/** Parses a stored hash; null when it is not one of ours or its parameters are out of range. */
-function parse(stored: string): { n: number; r: number; p: number; salt: Buffer; hash: Buffer } | null {
+type Parsed =
+  | { scheme: 'argon2id'; memory: number; passes: number; lanes: number }
+  | { scheme: 'scrypt'; n: number; r: number; p: number; salt: Buffer; hash: Buffer };
+
+const ARGON2ID_PHC = /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,2})\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{22,128}$/;
+
+/**
+ * Parses a stored hash; null when it is not one of ours or its parameters are out of range, so a
+ * tampered row cannot make verification eat the machine (at most 1 GiB, 10 passes, 4 lanes).
+ */
+function parse(stored: string): Parsed | null {
+  const argon = ARGON2ID_PHC.exec(stored);
+  if (argon) {
+    const [memory, passes, lanes] = [Number(argon[1]), Number(argon[2]), Number(argon[3])];
+    if (memory < 1024 || memory > 2 ** 20 || passes < 1 || passes > 10 || lanes < 1 || lanes > 4) return null;
+    return { scheme: 'argon2id', memory, passes, lanes };
+  }
   const [scheme, n, r, p, saltText, hashText] = stored.split('$');
   if (scheme !== 'scrypt' || !saltText || !hashText) return null;
   const params = { n: Number(n), r: Number(r), p: Number(p) };
-  // Refuse parameters nobody would store, so a tampered row cannot make verification eat the machine.
   if (!Number.isInteger(Math.log2(params.n)) || params.n < 2 ** 10 || params.n > 2 ** 20) return null;
   if (params.r < 1 || params.r > 16 || params.p < 1 || params.p > 4) return null;
-  return { ...params, salt: Buffer.from(saltText, 'base64url'), hash: Buffer.from(hashText, 'base64url') };
+  const hash = Buffer.from(hashText, 'base64url');
+  if (hash.length === 0) return null;
+  return { scheme: 'scrypt', ...params, salt: Buffer.from(saltText, 'base64url'), hash };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored);
-  if (!parsed || parsed.hash.length === 0) return false;
+  if (!parsed) return false;
+  if (parsed.scheme === 'argon2id') return inTurn(() => argon2Verify(stored, normalized(password)));
   const { n, r, p, salt, hash } = parsed;
   const actual = await inTurn(() =>
-    scrypt(password.normalize('NFKC'), salt, hash.length, { N: n, r, p, maxmem: 128 * n * r + 16 * 1024 * 1024 }),
+    scrypt(normalized(password), salt, hash.length, { N: n, r, p, maxmem: 128 * n * r + 16 * 1024 * 1024 }),
   );
   return crypto.timingSafeEqual(actual, hash);
 }
 
-/** True when a stored hash was made cheaper than `cost` (or is not ours): hash the password again. */
+/** True when a stored hash is not Argon2id, or was made with less memory or fewer passes than today's: hash again. */
 export function needsRehash(stored: string, cost: number = DEFAULT_HASH_COST): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.n < 2 ** cost || parsed.r < R;
+  return !parsed || parsed.scheme !== 'argon2id' || parsed.memory < 2 ** cost || parsed.passes < PASSES;
 }
 
 /** A hash to verify against when the account does not exist, so timing does not reveal it (one per cost). */

@@ -60,7 +60,7 @@ export interface AuthDeps {
   mailer: Mailer;
   /** Hands an email to the job queue (or to the background, without one). */
   enqueueEmail: (job: AuthEmailJob) => Promise<void>;
-  /** scrypt cost (N = 2^cost); DEFAULT_HASH_COST unless the operator (or a test) says otherwise. */
+  /** Argon2id memory (2^cost KiB); DEFAULT_HASH_COST unless the operator (or a test) says otherwise. */
   passwordHashCost?: number;
   now?: () => Date;
 }

@@ -40,7 +40,7 @@ export interface ServiceDeps {
   storage?: MediaStorage;
   /** Replaces the queue's enqueue (tests run the engine by hand). */
   enqueue?: (executionId: string) => Promise<string | null>;
-  /** scrypt's cost instead of PASSWORD_HASH_COST (tests make it cheap; the setting cannot go below 17). */
+  /** The password hash's cost instead of PASSWORD_HASH_COST (tests make it cheap; the setting cannot go below 17). */
   passwordHashCost?: number;
 }
 
