@@ -4,7 +4,8 @@
  * Against a throwaway PostgreSQL (scripts/with-postgres.sh sets DATABASE_URL): the fakes of
  * `npm run fakes` in this process (Google/YouTube, and an OpenAI API that refuses every key once the
  * processes exist, so a run fails at its first call and no media work is timed), the API in its own
- * process (RUN_JOBS=false) and `npm run worker` processes. It creates USERS users with PER_USER
+ * process (RUN_JOBS=false) and worker processes, both run from server/dist as `npm start` and
+ * `npm run worker` run them (built first when the sources changed). It creates USERS users with PER_USER
  * active processes each through the API, then makes bursts of processes due with SQL (times with
  * microseconds, as a migration or a restore writes them) and lets the workers' scheduler take them:
  *
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
     });
 
   const apiLog = path.join(logDir, 'api.log');
-  const { api, base } = await startApi(env, apiPort, apiLog);
+  const { api, base } = await startApi(env, apiPort, apiLog, 'built');
   children.add(api);
   console.log(`${stamp()}  API on ${base}, PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
 
@@ -205,7 +206,7 @@ async function main(): Promise<void> {
   const startWorker = () => {
     const file = path.join(logDir, `worker-${workerLogs.length}.log`);
     workerLogs.push(file);
-    const child = startProgram('server/src/worker.ts', env, file);
+    const child = startProgram('server/src/worker.ts', env, file, 'built');
     children.add(child);
     child.on('exit', () => children.delete(child));
     workers.push(child);

@@ -1,7 +1,7 @@
 /**
- * What the multi-process scripts (test-workers, bench-scale) share: a free port, a server program
- * of this repository started from its TypeScript sources with its output in a log file, and the
- * last lines of a log.
+ * What the multi-process scripts (test-workers, test-outage, bench-scale) share: a free port, a
+ * server program of this repository started from its sources or as built, with its output in a log
+ * file, and the last lines of a log.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -27,13 +27,39 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A server program of this repository run from its TypeScript sources, its output in `logFile`. */
-export function startProgram(entry: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+/**
+ * How a script runs the server's programs: from the TypeScript sources under tsx (the default: no
+ * build, what the tests want), or `built`, as `npm start` and `npm run worker` run them in
+ * production, from server/dist (built here first when the sources changed), which is what a
+ * benchmark must measure: tsx's loader and source maps cost every process CPU of their own.
+ */
+export type ProgramMode = 'sources' | 'built';
+
+let serverBuilt = false;
+
+/** A server program of this repository (`server/src/<name>.ts`), its output in `logFile`. */
+export function startProgram(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  mode: ProgramMode = 'sources',
+): ChildProcess {
   const log = fs.openSync(logFile, 'a');
   // BENCH_CPU_PROF_DIR: each program writes a V8 CPU profile there when it exits (open it in
   // Chromium's DevTools, Performance panel), to see where a bench's time goes.
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+  let program: string[];
+  if (mode === 'built') {
+    if (!serverBuilt) {
+      (require(path.join(ROOT, 'scripts', 'build.js')) as { build(names: string[]): void }).build(['server']);
+      serverBuilt = true;
+    }
+    const built = path.join(ROOT, entry.replace(/^server\/src\//, 'server/dist/').replace(/\.ts$/, '.js'));
+    program = [built];
+  } else {
+    program = ['--import', 'tsx', entry];
+  }
+  const child = spawn(process.execPath, [...profile, ...program], {
     cwd: ROOT,
     env: { ...env, TSX_TSCONFIG_PATH: 'server/tsconfig.json' },
     stdio: ['ignore', log, log],
@@ -81,8 +107,9 @@ export async function startApi(
   env: NodeJS.ProcessEnv,
   port: number,
   logFile: string,
+  mode: ProgramMode = 'sources',
 ): Promise<{ api: ChildProcess; base: string }> {
-  const api = startProgram('server/src/server.ts', { ...env, PORT: String(port), RUN_JOBS: 'false' }, logFile);
+  const api = startProgram('server/src/server.ts', { ...env, PORT: String(port), RUN_JOBS: 'false' }, logFile, mode);
   const base = `http://127.0.0.1:${port}/api/v1`;
   for (let waited = 0; ; waited += 250) {
     const ready = await fetch(`${base}/health/live`).catch(() => undefined);

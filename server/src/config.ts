@@ -68,6 +68,11 @@ export interface Config {
   mediaRetentionDays: number;
   /** `npm run worker`'s health (and metrics) port; 0: none. */
   workerHealthPort: number;
+  /**
+   * `npm run worker`'s scheduling priority (nice, 0 to 19; 0 leaves it as started): a worker's runs
+   * and their ffmpeg yield the cores to API processes on the same machine, so pages stay quick.
+   */
+  workerNice: number;
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
   /** When set, /metrics needs `Authorization: Bearer <token>`. */
@@ -252,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     leaseStaleSeconds: integerIn('LEASE_STALE_SECONDS', nonEmpty(env, 'LEASE_STALE_SECONDS'), 90, 10, 3600),
     mediaRetentionDays: integerIn('MEDIA_RETENTION_DAYS', nonEmpty(env, 'MEDIA_RETENTION_DAYS'), 14, 1, 3650),
     workerHealthPort: integerIn('WORKER_HEALTH_PORT', nonEmpty(env, 'WORKER_HEALTH_PORT'), 0, 0, 65535),
+    workerNice: integerIn('WORKER_NICE', nonEmpty(env, 'WORKER_NICE'), 10, 0, 19),
     metrics: parseBoolean('METRICS', nonEmpty(env, 'METRICS'), false),
     metricsToken: nonEmpty(env, 'METRICS_TOKEN'),
   };

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import pino from 'pino';
 import { redactText } from './lib/redact';
 import { loadConfig, ConfigError } from './config';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: config.logLevel, name: 'worker' });
+  lowerPriority(config.workerNice, log);
   const database = await openConfiguredDatabase(config);
   const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });
   const services = createServices({ db: database.db, config, mailer: mailerFor(config, log), queue });
@@ -67,6 +69,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * Makes this process (and the ffmpeg it starts, which inherit it) yield the cores to the API's
+ * requests on a shared machine: a run waits a little longer, a page does not. Raising the niceness
+ * needs no privilege; a system that refuses it leaves the process as it is, with a warning.
+ */
+function lowerPriority(nice: number, log: pino.Logger): void {
+  if (nice === 0) return;
+  try {
+    const current = os.getPriority();
+    if (current < nice) os.setPriority(nice);
+  } catch (error) {
+    log.warn({ err: error, nice }, 'the worker could not lower its priority (WORKER_NICE)');
+  }
 }
 
 /** Runs main() as the process's program: a failure to start is printed and ends the process. */

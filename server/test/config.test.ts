@@ -17,7 +17,9 @@ test('defaults', () => {
     publicUrl: 'http://localhost:3000',
     logLevel: 'info',
     smtpUrl: undefined,
+    workerNice: 10,
   });
+  expect(loadConfig({ DATA_DIR: dataDir, WORKER_NICE: '0' }).workerNice).toBe(0);
 });
 
 test('APP_SECRET is generated once and kept in DATA_DIR', () => {
@@ -38,6 +40,8 @@ test.each([
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
   [{ SMTP_URL: 'http://mail' }, /SMTP_URL must use smtp/],
   [{ RUN_JOBS: 'maybe' }, /RUN_JOBS must be true or false/],
+  [{ WORKER_NICE: '20' }, /WORKER_NICE must be an integer/],
+  [{ WORKER_NICE: '-5' }, /WORKER_NICE must be an integer/],
 ])('refuses %j with a clear message', (env, message) => {
   expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(ConfigError);
   expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(message);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { SecretBox } from '../src/lib/secrets';
 import { checkProxy } from '../src/providers/proxyCheck';
-import { createProxyService } from '../src/services/proxies';
+import { OUTBOUND_URLS_TTL_MS, createProxyService } from '../src/services/proxies';
 import {
   closedPort,
   startHttpProxy,
@@ -503,6 +503,40 @@ describe('update, toggle, delete', () => {
     expect(await proxyCount()).toBe(before - 1);
     expect((await api('GET', `/${id}`)).statusCode).toBe(404);
     expect((await api('DELETE', `/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe("the runs' outbound list", () => {
+  test('a process rereads it at most every few seconds; its own changes show at once, another process’s within that time', async () => {
+    const serviceOf = () =>
+      createProxyService({
+        db: ctx.database.db,
+        now: () => ctx.clock.now,
+        secrets: new SecretBox(ctx.config.appSecret),
+        proxyCheckUrl: ctx.config.proxyCheckUrl,
+        allowPrivate: true,
+      });
+    const worker = serviceOf();
+    const api = serviceOf();
+    const before = await worker.outboundUrls();
+    expect(await api.outboundUrls()).toEqual(before);
+    const owner = (await signUp(ctx.app)).user.id;
+    const created = await api.create(owner, {
+      name: 'Outbound list',
+      url: `http://lister:list-Secret-9@127.0.0.1:${httpProxy.port}`,
+    });
+    const url = `http://lister:list-Secret-9@127.0.0.1:${httpProxy.port}/`;
+    expect(await api.outboundUrls()).toContain(url);
+    // The worker's list was read just now: kept, not read again for every run.
+    expect(await worker.outboundUrls()).toEqual(before);
+    ctx.clock.advance(OUTBOUND_URLS_TTL_MS);
+    expect(await worker.outboundUrls()).toContain(url);
+
+    await api.toggle(created.id);
+    expect(await api.outboundUrls()).not.toContain(url);
+    ctx.clock.advance(OUTBOUND_URLS_TTL_MS);
+    expect(await worker.outboundUrls()).not.toContain(url);
+    await api.remove(created.id);
   });
 });
 

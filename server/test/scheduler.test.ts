@@ -200,3 +200,49 @@ describe('finding runs that lost their worker', () => {
     }
   }, 120_000);
 });
+
+describe('moving from one step to the next', () => {
+  afterEach(clear);
+
+  test('one write ends a step and starts the next, on the execution and its process; a lost lease moves neither', async () => {
+    await insertDue(1, '2026-08-01T09:00:00Z', 'steps');
+    const [process] = await ctx.database.db.select({ id: processes.id }).from(processes).where(eq(processes.name, 'steps-1'));
+    const [queued] = await ctx.database.db
+      .insert(executions)
+      .values({ processId: process!.id, userId, language: 'pt', status: 'queued', queuedAt: new Date('2026-08-01T09:00:00Z') })
+      .returning();
+    let at = new Date('2026-08-01T09:00:05Z');
+    const runs = createExecutionRunService({ db: ctx.database.db, now: () => at });
+    const claimed = await runs.claim(queued!.id, null, 'test-worker');
+    expect(claimed?.process?.id).toBe(process!.id);
+    const { lease } = claimed!;
+    const started = await runs.stepStarted(lease, claimed!.row, 0);
+    at = new Date('2026-08-01T09:00:07Z');
+
+    const moved = await runs.stepFinished(lease, started, 0, { format: 'landscape' }, 1);
+    expect(moved.currentStep).toBe(1);
+    expect(moved.checkpoint).toEqual({ format: 'landscape' });
+    expect(moved.stepTimes).toEqual({
+      starting: { startedAt: '2026-08-01T09:00:05.000Z', finishedAt: '2026-08-01T09:00:07.000Z' },
+      generating_texts: { startedAt: '2026-08-01T09:00:07.000Z' },
+    });
+    const processNow = async () => (await ctx.database.db.select().from(processes).where(eq(processes.id, process!.id)))[0]!;
+    expect(await processNow()).toMatchObject({ executionStep: 1, status: 'running' });
+
+    // The last step ends without starting another.
+    at = new Date('2026-08-01T09:00:09Z');
+    const last = await runs.stepFinished(lease, moved, 1, { format: 'landscape' });
+    expect(last.currentStep).toBe(1);
+    expect(last.stepTimes.generating_texts).toEqual({
+      startedAt: '2026-08-01T09:00:07.000Z',
+      finishedAt: '2026-08-01T09:00:09.000Z',
+    });
+
+    // A worker whose lease was taken over writes nothing, on the execution or the process.
+    const stale = { ...lease, fence: lease.fence - 1 };
+    await expect(runs.stepFinished(stale, last, 1, { format: 'portrait' }, 2)).rejects.toThrow(/no longer/i);
+    const [row] = await ctx.database.db.select().from(executions).where(eq(executions.id, queued!.id));
+    expect(row).toMatchObject({ currentStep: 1, checkpoint: { format: 'landscape' } });
+    expect(await processNow()).toMatchObject({ executionStep: 1 });
+  }, 60_000);
+});

@@ -184,13 +184,15 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
 
     const first = row.currentStep;
     let index = first;
+    /** The step whose start the previous step's end already recorded (runs.stepFinished's `next`). */
+    let startRecorded: number | undefined;
     try {
       for (; index < PROCESS_STEPS.length; index += 1) {
         if (controller.signal.aborted) throw new RunAborted();
         const key = PROCESS_STEPS[index]!;
         // The server stopped after this step finished and before the next began: not made again.
         if (index === first && row.stepTimes[key]?.finishedAt) continue;
-        row = await runs.stepStarted(lease, row, index);
+        if (startRecorded !== index) row = await runs.stepStarted(lease, row, index);
         ctx.execution = row;
         lastProgressAt = undefined;
         lastProgressKey = undefined;
@@ -200,7 +202,10 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         const stepStarted = performance.now();
         await STEPS[index]!(ctx);
         if (controller.signal.aborted) throw new RunAborted();
-        row = await runs.stepFinished(lease, row, index, checkpoint);
+        // The next step starts in the same statement (one round trip less a step).
+        const next = index + 1 < PROCESS_STEPS.length ? index + 1 : undefined;
+        row = await runs.stepFinished(lease, row, index, checkpoint, next);
+        startRecorded = next;
         services.metrics.stepDuration.observe({ step: key }, (performance.now() - stepStarted) / 1000);
       }
       if ((checkpoint.publication as { review?: boolean } | undefined)?.review) {

@@ -145,6 +145,20 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
         .where(heldNow)
         .returning(),
     );
+    // A step finished and the next one starts: one statement, not two.
+    const advanced = db.$with('advanced').as(
+      db
+        .update(executions)
+        .set({
+          currentStep: bound('step'),
+          stepTimes: bound('stepTimes'),
+          checkpoint: bound('checkpoint'),
+          progress: null,
+          heartbeatAt: bound('at'),
+        })
+        .where(heldNow)
+        .returning(),
+    );
     const failed = db.$with('failed').as(
       db
         .update(executions)
@@ -173,6 +187,11 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
         .where(heldNow)
         .returning()
         .prepare('storyflow_step_finished'),
+      stepAdvanced: db
+        .with(advanced, alsoOnProcess(advanced, { executionStep: bound('step'), status: 'running' }))
+        .select()
+        .from(advanced)
+        .prepare('storyflow_step_advanced'),
       fail: db
         .with(
           failed,
@@ -303,22 +322,28 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
     return updated;
   }
 
-  /** Step `index` finished: its finish time and the checkpoint with its outputs. Throws LeaseLost. */
+  /**
+   * Step `index` finished: its finish time and the checkpoint with its outputs. With `next`, that
+   * step starts in the same statement (as stepStarted would record it), so moving from one step to
+   * the next costs one round trip. Throws LeaseLost.
+   */
   async function stepFinished(
     lease: Lease,
     row: ExecutionRow,
     index: number,
     checkpoint: Record<string, unknown>,
+    next?: number,
   ): Promise<ExecutionRow> {
     const key = PROCESS_STEPS[index]!;
-    const stepTimes = { ...row.stepTimes, [key]: { ...row.stepTimes[key], finishedAt: now().toISOString() } };
-    const [updated] = await prepared().stepFinished.execute({
-      id: lease.executionId,
-      fence: lease.fence,
-      stepTimes,
-      checkpoint,
-      at: now(),
-    });
+    const at = now();
+    const stepTimes = { ...row.stepTimes, [key]: { ...row.stepTimes[key], finishedAt: at.toISOString() } };
+    const values = { id: lease.executionId, fence: lease.fence, stepTimes, checkpoint, at };
+    let updated: ExecutionRow | undefined;
+    if (next === undefined) [updated] = await prepared().stepFinished.execute(values);
+    else {
+      stepTimes[PROCESS_STEPS[next]!] = { startedAt: at.toISOString() };
+      [updated] = await prepared().stepAdvanced.execute({ ...values, step: next });
+    }
     if (!updated) throw new LeaseLost(lease.executionId);
     return updated;
   }

@@ -159,6 +159,9 @@ export interface ProxyServiceDeps {
   allowPrivate?: boolean;
 }
 
+/** How long a process reuses the list of active proxies it read (outboundUrls). */
+export const OUTBOUND_URLS_TTL_MS = 5_000;
+
 export function createProxyService({
   db,
   now,
@@ -168,6 +171,12 @@ export function createProxyService({
   check = checkProxy,
   allowPrivate = false,
 }: ProxyServiceDeps) {
+  let outbound: { at: number; urls: Promise<string[]> } | undefined;
+  /** Forgets the cached outbound URLs after a change (see outboundUrls). */
+  const changed = () => {
+    outbound = undefined;
+  };
+
   /** The stored password: null when there is none, undefined when it cannot be decrypted. */
   function openPassword(sealed: string | null): string | null | undefined {
     if (sealed === null) return null;
@@ -210,6 +219,7 @@ export function createProxyService({
       .insert(proxies)
       .values({ userId, name, url: parsed.url, passwordEnc: password === null ? null : secrets.seal(password) })
       .returning();
+    changed();
     return toDto(created!);
   }
 
@@ -243,6 +253,7 @@ export function createProxyService({
       }
     }
     const [updated] = await db.update(proxies).set(changes).where(eq(proxies.id, id)).returning();
+    changed();
     if (!updated) throw notFound('proxies.notFound');
     return toDto(updated);
   }
@@ -253,12 +264,14 @@ export function createProxyService({
       .set({ isActive: sql`not ${proxies.isActive}`, updatedAt: now() })
       .where(eq(proxies.id, id))
       .returning();
+    changed();
     if (!updated) throw notFound('proxies.notFound');
     return toDto(updated);
   }
 
   async function remove(id: string): Promise<void> {
     const deleted = await db.delete(proxies).where(eq(proxies.id, id)).returning({ id: proxies.id });
+    changed();
     if (deleted.length === 0) throw notFound('proxies.notFound');
   }
 
@@ -296,7 +309,25 @@ export function createProxyService({
    * for the engine's outbound calls (providers/outbound.ts proxyDispatcher tunnels through each
    * kind). A proxy whose password cannot be decrypted is skipped.
    */
-  async function outboundUrls(): Promise<string[]> {
+  /**
+   * The active proxies' URLs (passwords opened), read at most every OUTBOUND_URLS_TTL_MS in a
+   * process: every run asks at its start, and a burst of runs would otherwise read and decrypt the
+   * same rows hundreds of times a second. A change made through this process is seen at once; one
+   * made through another process (the API, for a worker) within OUTBOUND_URLS_TTL_MS.
+   */
+  function outboundUrls(): Promise<string[]> {
+    const at = now().getTime();
+    if (!outbound || at - outbound.at >= OUTBOUND_URLS_TTL_MS || at < outbound.at) {
+      const read = readOutboundUrls();
+      outbound = { at, urls: read };
+      read.catch(() => {
+        if (outbound?.urls === read) outbound = undefined;
+      });
+    }
+    return outbound.urls;
+  }
+
+  async function readOutboundUrls(): Promise<string[]> {
     const rows = await db
       .select()
       .from(proxies)

@@ -18,9 +18,9 @@ export async function starting(ctx: StepContext): Promise<void> {
       `the process needs: ${process.needs.join(', ')}`,
     );
   }
-  if (!(await ctx.services.chatModel.mediaEndpointsFor(ctx.userId))) {
-    throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
-  }
+  // The user's chat-model key: the run's client, built here once and kept for the story's calls
+  // (ctx.chat() fails with pipeline.chatModelMissing without a key).
+  await ctx.chat();
   // Publishing needs the configuration's authorization: without it the story would be paid for and never uploaded.
   if (!(await ctx.services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: ctx.process.youtubeApiId, exact: true }))) {
     throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
