@@ -65,6 +65,59 @@ function cpuTimes(): { busy: number; total: number } {
 const busyPercent = (before: ReturnType<typeof cpuTimes>, after: ReturnType<typeof cpuTimes>) =>
   after.total > before.total ? (100 * (after.busy - before.busy)) / (after.total - before.total) : 0;
 
+/** Milliseconds of CPU a process used so far (utime + stime of /proc/<pid>/stat; 0 when gone or not Linux). */
+function processCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of the line, counted from the state (field 3); in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every PostgreSQL server process (the postmaster, its backends and helpers) now running. */
+function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+type CpuSplit = { workers: number; postgres: number; api: number; bench: number };
+
+/** CPU used so far, in ms, by the workers, PostgreSQL, the API and this script (the fakes run here). */
+function cpuSplit(
+  workerPids: Array<number | undefined>,
+  apiPid: number | undefined,
+): { at: CpuSplit; pids: Map<number, number> } {
+  const pids = new Map<number, number>();
+  for (const pid of postgresPids()) pids.set(pid, processCpuMs(pid));
+  const at = {
+    workers: workerPids.reduce((sum: number, pid) => sum + processCpuMs(pid), 0),
+    postgres: [...pids.values()].reduce((sum, ms) => sum + ms, 0),
+    api: processCpuMs(apiPid),
+    bench: processCpuMs(process.pid),
+  };
+  return { at, pids };
+}
+
+/** What each part cost a run between two readings, in ms of CPU (PostgreSQL: its processes alive at both). */
+function cpuPerRun(before: ReturnType<typeof cpuSplit>, after: ReturnType<typeof cpuSplit>, runs: number): string {
+  let postgres = 0;
+  for (const [pid, ms] of after.pids) postgres += ms - (before.pids.get(pid) ?? 0);
+  const per = (ms: number) => (runs > 0 ? ms / runs : 0).toFixed(1);
+  return `CPU a run: workers ${per(after.at.workers - before.at.workers)} ms, PostgreSQL ${per(postgres)} ms, API ${per(after.at.api - before.at.api)} ms, this script and the fakes ${per(after.at.bench - before.at.bench)} ms`;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -301,16 +354,21 @@ async function main(): Promise<void> {
   };
 
   // 2. 1,000 due with one worker, then with two.
+  const workerPids = () => workers.map((child) => child.pid);
   const one = await burst('burst of 1,000, one worker', SMALL_BURST, SMALL_BURST, 1);
   let cpu = cpuTimes();
+  let split = cpuSplit(workerPids(), api.pid);
   const oneDrain = await drain(one.since, SMALL_BURST, 600_000);
   const oneBusy = busyPercent(cpu, cpuTimes());
+  const oneSplit = cpuPerRun(split, cpuSplit(workerPids(), api.pid), oneDrain.runs);
   await countDuplicates(one.since);
   console.log(`${stamp()}  drained ${oneDrain.runs} runs at ${oneDrain.rate.toFixed(1)} runs/s`);
   const two = await burst('burst of 1,000, two workers', SMALL_BURST, SMALL_BURST, 2);
   cpu = cpuTimes();
+  split = cpuSplit(workerPids(), api.pid);
   const twoDrain = await drain(two.since, SMALL_BURST, 600_000);
   const twoBusy = busyPercent(cpu, cpuTimes());
+  const twoSplit = cpuPerRun(split, cpuSplit(workerPids(), api.pid), twoDrain.runs);
   await countDuplicates(two.since);
   console.log(`${stamp()}  drained ${twoDrain.runs} runs at ${twoDrain.rate.toFixed(1)} runs/s`);
 
@@ -399,7 +457,10 @@ Scheduler at scale (${USERS} users x ${PER_USER} processes, PostgreSQL, WORKER_C
   claim, ${total} due (two workers)        ${big.claimMs} ms   target <= 2000 ms  ${pass(big.claimMs <= 2000)}
   recovery query, ${queuedNow} queued        ${recoveryMs.toFixed(1)} ms   target <= 50 ms  ${pass(recoveryMs <= 50)}
   drain, one worker                   ${oneDrain.rate.toFixed(1)} runs/s  (cores ${oneBusy.toFixed(0)}% busy)
+                                      ${oneSplit}
   drain, two workers                  ${twoDrain.rate.toFixed(1)} runs/s  (cores ${twoBusy.toFixed(0)}% busy; ${(twoDrain.rate / oneDrain.rate).toFixed(2)}x; target >= 2x ${pass(twoDrain.rate >= 2 * oneDrain.rate)})
+                                      ${twoSplit}
+                                      at most ${(100 / Math.max(oneBusy, 1)).toFixed(2)}x here: one worker's runs alone kept ${oneBusy.toFixed(0)}% of the ${os.cpus().length} cores busy
   drain, ${total} runs, two workers      ${bigDrain.rate.toFixed(1)} runs/s  (${bigDrain.runs} started after the queue filled)
   GET /processes/ p95 during the burst ${p95.toFixed(1)} ms over ${latencies.length} calls   target <= 20 ms  ${pass(p95 <= 20)}
   API RSS (peak)                      ${peakApiRss.toFixed(0)} MB

@@ -147,31 +147,47 @@ export function createAlertService(deps: AlertServiceDeps) {
    * Something needs the owner: queued (once per cause, process and UTC day, and only when the owner
    * wants that cause). Answers whether an alert went out now.
    */
-  async function notify(job: AlertJob): Promise<boolean> {
-    // One statement, called after every failed run: the day's key is recorded only when the owner
-    // wants this cause (no settings row: the defaults) and it was not sent today. Nothing is read
-    // or decrypted beside it (the webhook is the delivery's business).
+  /**
+   * The day's key of an alert, recorded only when the owner wants its cause (no settings row: the
+   * defaults) and it was not sent today: one statement per cause, built once and prepared by name
+   * (every failed run makes it; issue 20).
+   */
+  const recordStatements = new Map<AlertCause, ReturnType<typeof recordStatement>>();
+  function recordStatement(cause: AlertCause) {
     const wantedColumn = {
       run_failed: notificationSettings.runFailed,
       authorization: notificationSettings.authorization,
       quota: notificationSettings.quota,
       review: notificationSettings.review,
-    }[job.cause];
+    }[cause];
     const byDefault = {
       run_failed: DEFAULTS.runFailed,
       authorization: DEFAULTS.authorization,
       quota: DEFAULTS.quota,
       review: DEFAULTS.review,
-    }[job.cause];
-    const at = now();
-    const inserted = await db
+    }[cause];
+    const userId = sql.placeholder('userId');
+    return db
       .insert(alertsSent)
       .select(
-        sql`select ${job.userId}::uuid, ${job.processId}::uuid, ${job.cause}, ${at.toISOString().slice(0, 10)}, ${at.toISOString()}::timestamptz
-          where coalesce((select ${wantedColumn} from ${notificationSettings} where ${notificationSettings.userId} = ${job.userId}), ${byDefault})`,
+        sql`select ${userId}::uuid, ${sql.placeholder('processId')}::uuid, ${cause}, ${sql.placeholder('day')}, ${sql.placeholder('at')}::timestamptz
+          where coalesce((select ${wantedColumn} from ${notificationSettings} where ${notificationSettings.userId} = ${userId}::uuid), ${byDefault})`,
       )
       .onConflictDoNothing()
-      .returning({ cause: alertsSent.cause });
+      .returning({ cause: alertsSent.cause })
+      .prepare(`alerts_record_${cause}`);
+  }
+
+  async function notify(job: AlertJob): Promise<boolean> {
+    // One statement, called after every failed run. Nothing is read or decrypted beside it (the
+    // webhook is the delivery's business).
+    let statement = recordStatements.get(job.cause);
+    if (!statement) {
+      statement = recordStatement(job.cause);
+      recordStatements.set(job.cause, statement);
+    }
+    const at = now().toISOString();
+    const inserted = await statement.execute({ userId: job.userId, processId: job.processId, day: at.slice(0, 10), at });
     if (inserted.length === 0) return false;
     if (deps.enqueue) {
       await deps.enqueue(job);

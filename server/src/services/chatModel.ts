@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { chatModelConfigs } from '../db/schema';
@@ -181,8 +181,15 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
     };
   }
 
+  // Every run reads it: built once, prepared by name (issue 20).
+  const byUser = db
+    .select()
+    .from(chatModelConfigs)
+    .where(eq(chatModelConfigs.userId, sql.placeholder('userId')))
+    .prepare('chat_model_by_user');
+
   async function find(userId: string): Promise<ChatModelRow | undefined> {
-    const [row] = await db.select().from(chatModelConfigs).where(eq(chatModelConfigs.userId, userId));
+    const [row] = await byUser.execute({ userId });
     return row;
   }
 

@@ -90,7 +90,8 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
     and(eq(executions.id, lease.executionId), eq(executions.status, 'running'), eq(executions.leaseFence, lease.fence));
 
   /**
-   * The statements every run makes (claim, step started and finished, fail), built once with
+   * The statements every run makes (claim, step started and finished, fail, its reads and the
+   * record of its calls), built once with
    * placeholders and prepared by name (issue 20: drizzle took about as much CPU to build them as
    * PostgreSQL took to run them, 0.1 to 0.5 ms each; a named statement is also parsed and planned
    * once per connection). Built on first use. `bound` places a placeholder where drizzle's types
@@ -174,6 +175,40 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
         .returning({ processId: executions.processId }),
     );
     return {
+      voice: db
+        .select()
+        .from(voices)
+        .where(eq(voices.id, sql.placeholder('id')))
+        .prepare('storyflow_run_voice'),
+      promptTexts: db
+        .select({ texts: promptLanguages, content: prompts.content, promptName: prompts.name })
+        .from(promptLanguages)
+        .innerJoin(prompts, eq(prompts.id, promptLanguages.promptId))
+        .where(
+          and(
+            eq(promptLanguages.promptId, sql.placeholder('promptId')),
+            eq(promptLanguages.language, sql.placeholder('language')),
+          ),
+        )
+        .prepare('storyflow_run_prompt_texts'),
+      previousTitles: db
+        .select({ title: storyTitles.title })
+        .from(storyTitles)
+        .where(
+          and(eq(storyTitles.processId, sql.placeholder('processId')), eq(storyTitles.language, sql.placeholder('language'))),
+        )
+        .orderBy(asc(storyTitles.createdAt))
+        .prepare('storyflow_run_titles'),
+      recordCall: db
+        .insert(apiCalls)
+        .values({
+          userId: bound('userId'),
+          executionId: bound('executionId'),
+          service: bound('service'),
+          operation: bound('operation'),
+          createdAt: bound('at'),
+        })
+        .prepare('storyflow_run_record_call'),
       claim: claimOf(false),
       claimForJob: claimOf(true),
       stepStarted: db
@@ -277,17 +312,13 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
   }
 
   async function voice(id: string): Promise<VoiceRow | undefined> {
-    const [row] = await db.select().from(voices).where(eq(voices.id, id));
+    const [row] = await prepared().voice.execute({ id });
     return row;
   }
 
   /** The prompt's texts in a language, with its base content. */
   async function promptTexts(promptId: string, language: string): Promise<PromptTexts | undefined> {
-    const [row] = await db
-      .select({ texts: promptLanguages, content: prompts.content, promptName: prompts.name })
-      .from(promptLanguages)
-      .innerJoin(prompts, eq(prompts.id, promptLanguages.promptId))
-      .where(and(eq(promptLanguages.promptId, promptId), eq(promptLanguages.language, language)));
+    const [row] = await prepared().promptTexts.execute({ promptId, language });
     return row ? { ...row.texts, content: row.content, promptName: row.promptName } : undefined;
   }
 
@@ -450,11 +481,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
 
   /** Titles this process already made in the language, oldest first. */
   async function previousTitles(processId: string, language: string): Promise<string[]> {
-    const rows = await db
-      .select({ title: storyTitles.title })
-      .from(storyTitles)
-      .where(and(eq(storyTitles.processId, processId), eq(storyTitles.language, language)))
-      .orderBy(asc(storyTitles.createdAt));
+    const rows = await prepared().previousTitles.execute({ processId, language });
     return rows.map((row) => row.title);
   }
 
@@ -473,7 +500,7 @@ export function createExecutionRunService({ db, now, staleMs = LEASE_STALE_MS }:
 
   /** One call to an external API, for the usage panel and quotas. */
   async function recordCall(userId: string, executionId: string, service: string, operation: string): Promise<void> {
-    await db.insert(apiCalls).values({ userId, executionId, service, operation, createdAt: now() });
+    await prepared().recordCall.execute({ userId, executionId, service, operation, at: now() });
   }
 
   /**

@@ -441,22 +441,25 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     return { ok: result.is_connected, configId: row.id, message: result.message };
   }
 
+  // Every run reads them (step 1, then the upload): built once, prepared by name (issue 20).
+  const credentialRows = db
+    .select()
+    .from(youtubeApis)
+    .where(eq(youtubeApis.userId, sql.placeholder('userId')))
+    .prepare('youtube_apis_by_user');
+
   /**
-   * The OAuth credentials the engine and the history act with: the given configuration, else the
-   * user's configuration for the platform channel, else the user's active one. Undefined when none
-   * is authorized (no refresh token) or its secrets cannot be read.
-   */
-  /**
-   * The OAuth credentials to call YouTube with. `exact` (a run's upload): only the named
-   * configuration, and only while enabled — a switched-off or deleted one is never replaced by
-   * another, which could upload to another channel. Otherwise (managing videos already on YouTube)
-   * the named one, else one for the channel, else the active one.
+   * The OAuth credentials the engine and the history act with. `exact` (a run's upload): only the
+   * named configuration, and only while enabled — a switched-off or deleted one is never replaced
+   * by another, which could upload to another channel. Otherwise (managing videos already on
+   * YouTube) the named one, else the user's configuration for the platform channel, else the
+   * active one. Undefined when none is authorized (no refresh token) or its secrets cannot be read.
    */
   async function credentialsFor(
     userId: string,
     choice: { youtubeApiId?: string | null; platformChannelId?: string | null; exact?: boolean },
   ): Promise<{ clientId: string; clientSecret: string; refreshToken: string; youtubeApiId: string } | undefined> {
-    const rows = await db.select().from(youtubeApis).where(eq(youtubeApis.userId, userId));
+    const rows = await credentialRows.execute({ userId });
     const row = choice.exact
       ? rows.find((r) => r.id === choice.youtubeApiId && r.isEnabled)
       : (rows.find((r) => r.id === choice.youtubeApiId) ??
