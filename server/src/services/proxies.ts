@@ -171,7 +171,7 @@ export function createProxyService({
   check = checkProxy,
   allowPrivate = false,
 }: ProxyServiceDeps) {
-  let outbound: { at: number; urls: Promise<string[]> } | undefined;
+  let outbound: { at: number; urls: Promise<readonly string[]> } | undefined;
   /** Forgets the cached outbound URLs after a change (see outboundUrls). */
   const changed = () => {
     outbound = undefined;
@@ -308,14 +308,13 @@ export function createProxyService({
    * The URLs (with their passwords) of the enabled proxies, http(s) and socks5 alike, oldest first,
    * for the engine's outbound calls (providers/outbound.ts proxyDispatcher tunnels through each
    * kind). A proxy whose password cannot be decrypted is skipped.
+   *
+   * Read at most every OUTBOUND_URLS_TTL_MS in a process and shared by its callers (hence
+   * read-only): every run asks at its start, and a burst of runs would otherwise read and decrypt
+   * the same rows hundreds of times a second. A change made through this process is seen at once;
+   * one made through another process (the API, for a worker) within OUTBOUND_URLS_TTL_MS.
    */
-  /**
-   * The active proxies' URLs (passwords opened), read at most every OUTBOUND_URLS_TTL_MS in a
-   * process: every run asks at its start, and a burst of runs would otherwise read and decrypt the
-   * same rows hundreds of times a second. A change made through this process is seen at once; one
-   * made through another process (the API, for a worker) within OUTBOUND_URLS_TTL_MS.
-   */
-  function outboundUrls(): Promise<string[]> {
+  function outboundUrls(): Promise<readonly string[]> {
     const at = now().getTime();
     if (!outbound || at - outbound.at >= OUTBOUND_URLS_TTL_MS || at < outbound.at) {
       const read = readOutboundUrls();
@@ -327,7 +326,7 @@ export function createProxyService({
     return outbound.urls;
   }
 
-  async function readOutboundUrls(): Promise<string[]> {
+  async function readOutboundUrls(): Promise<readonly string[]> {
     const rows = await db
       .select()
       .from(proxies)
