@@ -303,6 +303,11 @@ export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardRes
       '1',
       '-c:v',
       'png',
+      // zlib's fastest level: the vignette's dither makes every pixel differ, so the default level
+      // spends ~0.3 s of a 1080p card's ~0.5 s on compression, for a file only a quarter smaller
+      // (1.3 MB instead of 1.7 MB). The card lives only until the run's video is made.
+      '-compression_level',
+      '1',
       '-f',
       'image2',
       '-update',
