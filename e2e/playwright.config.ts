@@ -67,6 +67,8 @@ export default defineConfig({
         FAKE_SMTP_PORT: String(FAKES.smtp),
         FAKE_SMTP_INBOX_PORT: String(FAKES.inbox),
         FAKE_CHANNEL_ID: FAKES.channelId,
+        // Two short sentences a chapter: a shorter narration is a shorter video to render.
+        FAKE_STORY: 'brief',
       },
     },
     {

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   };
   process.on('exit', cleanup);
 
-  const openai = await startFakeOpenAI({ respond: createStoryResponder() });
+  const openai = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   const google = await startFakeGoogle();
   const account = google.addAccount([{ id: 'UC_outage_test', title: 'Outage', subscriberCount: 0, videoCount: 0, viewCount: 0 }]);
 

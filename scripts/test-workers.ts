@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir);
 
-  const openai = await startFakeOpenAI({ respond: createStoryResponder() });
+  const openai = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   const google = await startFakeGoogle();
   const account = google.addAccount([
     { id: 'UC_workers_test', title: 'Workers', subscriberCount: 0, videoCount: 0, viewCount: 0 },

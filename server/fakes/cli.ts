@@ -9,6 +9,8 @@
  *   FAKE_SMTP_PORT (8791): a mail server keeping every message; FAKE_SMTP_INBOX_PORT (8792) lists them
  *     as JSON at /messages, so confirmation and reset links can be followed.
  * The OpenAI fake also speaks (/v1/audio/speech, WAV or PCM) and draws (/v1/images/generations, PNG).
+ *   FAKE_STORY=brief: chapters of two short sentences instead of two long ones (the browser suite's
+ *     choice: a shorter narration is a shorter video to render).
  */
 import { startFakeElevenLabs } from './elevenlabs';
 import { startFakeGoogle } from './google';
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
     // Any key works, except one that says it is invalid: both test outcomes can be clicked.
     rejectKey: (key: string) => key.includes('invalid'),
     // Titles, premises, chapters and summaries the engine can make a video of.
-    respond: createStoryResponder(),
+    respond: createStoryResponder({ brief: process.env.FAKE_STORY === 'brief' }),
   });
   const proxyPort = Number(process.env.FAKE_PROXY_PORT ?? 8789);
   const proxy = await startHttpProxy({ port: proxyPort, username: 'proxyuser', password: 'proxypass' });

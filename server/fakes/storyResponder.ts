@@ -5,6 +5,11 @@ import type { FakeChatRequest, FakeResponder } from './openai';
  * `npm run bench:pipeline`): it recognises what the engine asks for — a title, a premise, a
  * chapter, a summary — and answers a plausible short text in the request's language, with a new
  * title every time so the title history never refuses one.
+ *
+ * `brief` answers chapters of two short sentences (about 4 s of narration instead of 10): the
+ * tests and the browser suite take it, since every second of narration is 25 frames that ffmpeg
+ * encodes at 1080p, and a run's render is most of a test's time. bench:pipeline and
+ * `npm run fakes` (unless FAKE_STORY=brief) keep the full chapters, as a person would read them.
  */
 
 const PT_HINT = /\b(escreva|crie|capítulo|história|premissa|resumo|português)\b/i;
@@ -24,6 +29,22 @@ const CHAPTERS = {
   ],
 } as const;
 
+/** Two short sentences a chapter, opening as CHAPTERS' do. */
+const BRIEF_CHAPTERS = {
+  pt: [
+    'Naquela manhã, Helena achou uma carta da avó. Trazia um nome estranho.',
+    'Durante o jantar, ninguém falou do nome. Helena decidiu procurar a verdade.',
+    'No cartório, um funcionário reconheceu o nome. Uma criança fora entregue.',
+    'Quando a verdade veio, a família se reuniu. Houve lágrimas e perdão.',
+  ],
+  en: [
+    "That autumn morning, Helen found her grandmother's letter. It bore a strange name.",
+    'At dinner, nobody spoke of the name. Helen decided to find the truth.',
+    'At the town registry, a clerk knew the name. A child had been given away.',
+    'When the truth came out, the family gathered. There were tears and forgiveness.',
+  ],
+} as const;
+
 const TITLE_WORDS = {
   pt: ['A Carta', 'O Segredo', 'A Herança', 'O Retrato', 'A Promessa', 'O Silêncio', 'A Gaveta', 'O Nome'],
   en: ['The Letter', 'The Secret', 'The Inheritance', 'The Portrait', 'The Promise', 'The Silence', 'The Drawer', 'The Name'],
@@ -34,23 +55,24 @@ function lastUserText(request: FakeChatRequest): string {
   return typeof message?.content === 'string' ? message.content : '';
 }
 
-export function createStoryResponder(): FakeResponder {
+export function createStoryResponder(options: { brief?: boolean } = {}): FakeResponder {
+  const texts = options.brief ? BRIEF_CHAPTERS : CHAPTERS;
   let titles = 0;
   return (request) => {
     const text = lastUserText(request);
     const language = PT_HINT.test(text) ? 'pt' : 'en';
     const head = text.slice(0, 80).toLowerCase();
-    if (/summar|resum/.test(head)) return CHAPTERS[language][1]!;
+    if (/summar|resum/.test(head)) return texts[language][1]!;
     if (!/cap[íi]tulo|chapter/.test(head)) {
       if (/t[íi]tulo|title/.test(head)) {
         titles += 1;
         const word = TITLE_WORDS[language][titles % TITLE_WORDS[language].length]!;
         return language === 'pt' ? `${word} de Número ${titles}` : `${word} Number ${titles}`;
       }
-      if (/premissa|premise/.test(head)) return CHAPTERS[language][0]!;
+      if (/premissa|premise/.test(head)) return texts[language][0]!;
     }
     const number = Number(/(\d+)/.exec(head)?.[1] ?? '1');
-    const chapters = CHAPTERS[language];
+    const chapters = texts[language];
     return chapters[Math.min(chapters.length - 1, Math.max(0, number - 1))]!;
   };
 }

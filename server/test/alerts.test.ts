@@ -47,7 +47,7 @@ let engine: Engine;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  fake = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   google = await startFakeGoogle();
   receiver = await startReceiver();
   ctx = await buildTestApp(pipelineEnv(fake.url, google), { enqueue: async () => null });

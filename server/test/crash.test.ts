@@ -145,7 +145,7 @@ async function readyUser(name: string, channelId: string): Promise<{ token: stri
 }
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  fake = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   google = await startFakeGoogle();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-test-'));
   port = await freePort();

@@ -83,7 +83,9 @@ function responder(request: FakeChatRequest): string {
   if (number === script.emptyChapter) return ' ';
   if (/cap[ií]tulo final/i.test(text) && script.failAfterFinal)
     fake.setFailure(script.failAfterFinal, 1, { message: 'scripted failure' });
-  return `Capítulo ${number}. Ana abriu a gaveta. Havia uma carta antiga. Ela leu em silêncio e chorou.`;
+  // Two short sentences (two scenes): every run renders its video, and a second of narration is
+  // 25 frames to encode.
+  return `Capítulo ${number}. Ana leu a carta.`;
 }
 
 async function run(id: string): Promise<void> {

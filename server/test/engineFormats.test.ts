@@ -49,7 +49,8 @@ function responder(request: FakeChatRequest): string {
   }
   if (/^Escreva, em .*, a premissa/.test(text)) return 'Um faroleiro ouve uma canção no nevoeiro.';
   if (/^Summarise/.test(text)) return 'O faroleiro seguiu a canção.';
-  return 'O faroleiro subiu a escada. Lá fora, o nevoeiro cantava. Ele acendeu a luz e a canção parou. No silêncio, sorriu.';
+  // Four short sentences: a Short's four scenes, and a narration of a few seconds to render.
+  return 'O faroleiro subiu. O nevoeiro cantava. A luz acendeu. Ele sorriu.';
 }
 
 /** A stereo WAV with a 1 kHz tone in the left channel only: a mix with it has left and right apart. */

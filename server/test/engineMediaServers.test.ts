@@ -25,7 +25,7 @@ let ctx: TestContext;
 let engine: Engine;
 
 beforeAll(async () => {
-  chat = await startFakeOpenAI({ respond: createStoryResponder() });
+  chat = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   speech = await startFakeOpenAI({ speechModels: ['kokoro'], keyless: true });
   images = await startFakeOpenAI({ imageModels: ['dall-e-3'], keyless: true });
   google = await startFakeGoogle();

@@ -39,7 +39,7 @@ let config: string;
 let firstRun: string;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  fake = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   google = await startFakeGoogle();
   ctx = await buildTestApp(pipelineEnv(fake.url, google, 'openai'), { enqueue: async () => null });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
@@ -157,10 +157,10 @@ test('step 4: the speech API refusing the request ends the run with the chapter 
   fake.setResponder((request) => {
     calls += 1;
     if (calls === 5) fake.setFailure(400, 1, { rawBody: UPSTREAM_HTML });
-    return createStoryResponder()(request);
+    return createStoryResponder({ brief: true })(request);
   });
   await engine.run(id);
-  fake.setResponder(createStoryResponder());
+  fake.setResponder(createStoryResponder({ brief: true }));
   const failed = await get(id);
   expect(failed).toMatchObject({ status: 'error', current_step: 3 });
   expect(failed.error).toBe('Narrating chapter 1 failed: the service refused the request (HTTP 400)');
@@ -224,7 +224,7 @@ test('step 5: an exhausted OpenAI quota ends the run saying so', async () => {
 });
 
 test('a speech server on another host than the chat API gets no key: one that needs it refuses the run', async () => {
-  const own = await startFakeOpenAI({ respond: createStoryResponder() });
+  const own = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   try {
     fake.reset();
     const saved = await call(ctx.app, 'PUT', '/api/v1/chatgpt/config', { token, body: { speech_base_url: own.url } });
@@ -256,7 +256,7 @@ test('a cloud voice narrates in pieces of whole sentences, a few at a time; a re
   expect(await get(id)).toMatchObject({ status: 'error', current_step: 3 });
   expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
   await engine.run(id);
-  fake.setResponder(createStoryResponder());
+  fake.setResponder(createStoryResponder({ brief: true }));
   expect(await get(id)).toMatchObject({ status: 'completed' });
 
   const inputs = fake.requests.filter((r) => r.path === '/v1/audio/speech').map((r) => (r.body as { input: string }).input);

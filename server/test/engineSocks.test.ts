@@ -34,7 +34,7 @@ let proxyId: string;
 const socksUrl = (password: string) => `socks5://${USER}:${encodeURIComponent(password)}@127.0.0.1:${socks.port}`;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  fake = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   google = await startFakeGoogle();
   socks = await startSocks5Proxy({ username: USER, password: PASSWORD });
   ctx = await buildTestApp(

@@ -26,7 +26,7 @@ let user: RunnableUser;
 const queued: string[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: createStoryResponder() });
+  fake = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   google = await startFakeGoogle();
   ctx = await buildTestApp(pipelineEnv(fake.url, google), {
     enqueue: async (id) => {
