@@ -14,6 +14,12 @@ const SERVER_TESTS = path.join(__dirname, 'server', 'test');
  * on PostgreSQL, and most of their time is ffmpeg's.
  */
 const MEDIA_PATH_SUITES = ['engineFormats.test.ts', 'engineOpenai.test.ts', 'engineMediaServers.test.ts', 'engineSocks.test.ts'];
+/**
+ * Suites that run the embedded database whatever DATABASE_URL says, as `npm start` and
+ * `npm run backup` do by default (a killed server restarted on its DATA_DIR; a backup and restore
+ * of one): on PostgreSQL they would repeat exactly the same work.
+ */
+const EMBEDDED_ONLY_SUITES = ['crash.test.ts', 'backup.test.ts'];
 
 function databaseFreeSuites(): string[] {
   if (!process.env.DATABASE_URL) return [];
@@ -23,6 +29,7 @@ function databaseFreeSuites(): string[] {
     .filter(
       (file) =>
         MEDIA_PATH_SUITES.includes(file) ||
+        EMBEDDED_ONLY_SUITES.includes(file) ||
         !/buildTestApp|freshDatabase|openDatabase|database|DATABASE_URL/i.test(
           fs.readFileSync(path.join(SERVER_TESTS, file), 'utf8'),
         ),
