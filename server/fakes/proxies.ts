@@ -163,9 +163,15 @@ export interface ProxyLog {
   addressTypes: number[];
 }
 
+/**
+ * Where a proxy really connects for a target it was asked for: tests let a public address (which
+ * the console's checks accept) stand for a server on 127.0.0.1. The log keeps what was asked.
+ */
+export type ProxyRoute = (host: string, port: number) => { host: string; port: number };
+
 /** An HTTP CONNECT proxy; with credentials it answers 407 to anything without them. TLS with `tlsOptions`. */
 export async function startHttpProxy(
-  options: { username?: string; password?: string; tlsOptions?: tls.TlsOptions; port?: number } = {},
+  options: { username?: string; password?: string; tlsOptions?: tls.TlsOptions; port?: number; route?: ProxyRoute } = {},
 ): Promise<Running & ProxyLog> {
   const log: ProxyLog = { tunnels: [], requests: [], refusals: 0, addressTypes: [] };
   const expected =
@@ -192,7 +198,7 @@ export async function startHttpProxy(
     const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
     const port = Number(match[2]);
     log.tunnels.push(`${match[1]}:${port}`);
-    const upstream = net.connect({ host, port });
+    const upstream = net.connect(options.route ? options.route(host, port) : { host, port });
     upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'));
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -211,7 +217,9 @@ export async function startHttpProxy(
 }
 
 /** A SOCKS5 proxy (RFC 1928) with optional username/password authentication (RFC 1929). */
-export async function startSocks5Proxy(options: { username?: string; password?: string } = {}): Promise<Running & ProxyLog> {
+export async function startSocks5Proxy(
+  options: { username?: string; password?: string; route?: ProxyRoute } = {},
+): Promise<Running & ProxyLog> {
   const log: ProxyLog = { tunnels: [], requests: [], refusals: 0, addressTypes: [] };
   const needsAuth = options.username !== undefined;
   const handle = async (client: net.Socket) => {
@@ -248,7 +256,7 @@ export async function startSocks5Proxy(options: { username?: string; password?: 
     const fail = (code: number) => client.end(Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]));
     if (command !== 1) return fail(7);
     log.tunnels.push(`${host}:${port}`);
-    const upstream = net.connect({ host, port });
+    const upstream = net.connect(options.route ? options.route(host, port) : { host, port });
     upstream.once('error', () => fail(5));
     upstream.once('connect', () => {
       client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, port >> 8, port & 0xff]));

@@ -109,24 +109,37 @@ export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, c
   });
 }
 
-/** Checks a URL's host now (for requests that leave through a proxy, where the proxy connects). Throws BlockedAddressError. */
-export async function assertPublicUrl(url: string | URL): Promise<void> {
-  const { hostname } = new URL(url);
-  const host = hostname.replace(/^\[|\]$/g, '');
+/**
+ * The address to connect to for `host` (a name or an IP literal, without brackets): an IP literal
+ * as it is, a name resolved now; throws BlockedAddressError when it (or any of the name's
+ * addresses) may not be reached. A connection through a proxy is made to the answer, never to the
+ * name, so the proxy cannot resolve the name again to another address (outbound.ts proxyDispatcher).
+ */
+export async function publicAddressOf(host: string): Promise<string> {
   if (net.isIP(host)) {
     if (isBlockedAddress(host)) throw new BlockedAddressError(host, host);
-    return;
+    return host;
   }
   const addresses = await dns.promises.lookup(host, { all: true });
   const bad = addresses.find((entry) => isBlockedAddress(entry.address));
   if (bad) throw new BlockedAddressError(host, bad.address);
+  const first = addresses[0];
+  if (!first) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
+  return first.address;
+}
+
+/** Checks a URL's host now (the proxy a run leaves through, a media server before a run uses it). Throws BlockedAddressError. */
+export async function assertPublicUrl(url: string | URL): Promise<void> {
+  const { hostname } = new URL(url);
+  await publicAddressOf(hostname.replace(/^\[|\]$/g, ''));
 }
 
 let sharedAgent: Agent | undefined;
 
 /**
  * An undici dispatcher whose connections reach public addresses only: IP literals are checked
- * before connecting, names after resolving (publicOnlyLookup). Shared by every user call.
+ * before connecting, names after resolving (publicOnlyLookup). Shared by every user call. Every
+ * connection is checked, so a redirect to a private address fails like a first request would.
  */
 export function publicOnlyDispatcher(): Dispatcher {
   if (!sharedAgent) {
@@ -146,24 +159,43 @@ export function publicOnlyDispatcher(): Dispatcher {
 }
 
 /**
- * The dispatcher for a request to a user's URL: through the run's proxy (the target checked up
- * front, since the proxy connects), else straight but to public addresses only; anything goes when
- * the operator allowed private addresses.
+ * A proxy's dispatcher that has a twin for users' addresses (outbound.ts proxyDispatcher makes
+ * them): the twin resolves each target itself, refuses private addresses, and asks the proxy for
+ * the checked IP, on every connection (redirects included).
+ */
+export interface PublicOnlyCapable {
+  publicOnly(): Dispatcher;
+}
+
+function publicOnlyTwin(proxy: Dispatcher): Dispatcher | undefined {
+  const twin = (proxy as Partial<PublicOnlyCapable>).publicOnly;
+  return typeof twin === 'function' ? twin.call(proxy) : undefined;
+}
+
+/**
+ * The dispatcher for a request to a user's URL: through the run's proxy, to checked public
+ * addresses only (its public-only twin), else straight but to public addresses only; anything
+ * goes when the operator allowed private addresses. Each connection is checked, so every hop of
+ * a redirect is too.
  */
 export function userDispatcher(options: { allowPrivate: boolean; proxy?: Dispatcher | undefined }): Dispatcher | undefined {
-  if (options.proxy) return options.proxy;
+  if (options.proxy) return options.allowPrivate ? options.proxy : (publicOnlyTwin(options.proxy) ?? options.proxy);
   return options.allowPrivate ? undefined : publicOnlyDispatcher();
 }
 
 /**
  * A fetch for a user's URL (the official `openai` client takes one): each request is checked as
- * userDispatcher says. Answers undici's Response, which has what the client reads of one.
+ * userDispatcher says (a proxy without a public-only twin: its target checked before sending).
+ * Answers undici's Response, which has what the client reads of one. It sends one request as
+ * asked: the clients follow redirects by hand through it (providers/httpBodies), so each hop is
+ * checked again.
  */
 export function userFetch(options: { allowPrivate: boolean; proxy?: Dispatcher | undefined }) {
   const dispatcher = userDispatcher(options);
+  const checkFirst = Boolean(options.proxy && !options.allowPrivate && dispatcher === options.proxy);
   return async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const target = typeof url === 'string' || url instanceof URL ? url : url.url;
-    if (options.proxy && !options.allowPrivate) await assertPublicUrl(target);
+    if (checkFirst) await assertPublicUrl(target);
     return undiciFetch(target, { ...init, ...(dispatcher ? { dispatcher } : {}) });
   };
 }

@@ -97,13 +97,20 @@ export function titleRequest(
 /** YouTube's title limit. */
 export const TITLE_MAX = 100;
 
-/** The first non-empty line, without quotes, a "Title:" label or markdown marks, at most TITLE_MAX characters. */
+/**
+ * The first non-empty line, without quotes, a "Title:" label or markdown marks, at most TITLE_MAX
+ * characters. The line is cut to a few titles' length before the expressions below run: on a long
+ * run of spaces their trailing parts take quadratic time, and the answer is a server's.
+ */
 export function cleanTitle(answer: string): string {
-  const line =
+  const line = (
     answer
       .split(/\r?\n/)
       .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
+      .find((l) => l.length > 0) ?? ''
+  )
+    .slice(0, 4 * TITLE_MAX)
+    .trim();
   const cleaned = line
     .replace(/^(t[ií]tulo|title)\s*:\s*/i, '')
     .replace(/^[#*_\s]+|[*_\s]+$/g, '')

@@ -1,11 +1,17 @@
 import OpenAI, { APIConnectionError, APIError, type ClientOptions } from 'openai';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, RequestInit, Response } from 'undici';
 import { isBlockedAddressError } from '../lib/egress';
-import { fetchThrough } from './outbound';
+import { MAX_JSON_ANSWER_BYTES, outsideFetch, type SendOnce } from './httpBodies';
+import { ProviderError, fetchThrough } from './outbound';
 
 /**
  * A small client of an OpenAI-compatible chat-model API (OpenAI itself or any server that speaks
  * its protocol), over the official `openai` package. Errors never carry the API key.
+ *
+ * Every request is sent through httpBodies' outsideFetch: redirects followed by hand (each hop
+ * through the same checked fetch or dispatcher), the time-out over the whole exchange (the
+ * client's own stops at the headers), answers of at most MAX_JSON_ANSWER_BYTES (4 MiB; a longer
+ * one fails as 'too_large' without being read) and error answers cut to 8 KiB.
  */
 export interface ChatModelClientOptions {
   apiKey: string;
@@ -37,8 +43,11 @@ export interface CompleteInput {
   maxTokens?: number;
 }
 
-/** Why a call failed: a refused key, no answer at all, an address users may not reach, or any other answer of the API. */
-export type ChatModelFailure = 'invalid_key' | 'unreachable' | 'blocked' | 'api_error';
+/**
+ * Why a call failed: a refused key, no answer at all, an address users may not reach, an answer
+ * larger than any chat answer (too_large), or any other answer of the API.
+ */
+export type ChatModelFailure = 'invalid_key' | 'unreachable' | 'blocked' | 'api_error' | 'too_large';
 
 export interface ConnectionResult {
   ok: boolean;
@@ -85,6 +94,11 @@ function scrub(text: string, apiKey: string): string {
 export function toChatModelError(error: unknown, apiKey: string): ChatModelError {
   if (error instanceof ChatModelError) return error;
   if (isBlockedAddressError(error)) return new ChatModelError('this address is not allowed', 'blocked');
+  // What the bounded fetch refused: thrown by it (redirects), or by the reading of the answer.
+  const refused = providerErrorIn(error);
+  if (refused?.kind === 'too_large') return new ChatModelError("the server's answer was too large", 'too_large');
+  if (refused?.kind === 'unreachable') return new ChatModelError('could not reach the server', 'unreachable');
+  if (refused) return new ChatModelError(scrub(refused.message, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error', refused.status);
   // Connection errors, timeouts and aborts: no HTTP answer at all.
   if (error instanceof APIConnectionError || (error instanceof APIError && error.status === undefined)) {
     return new ChatModelError('could not reach the server', 'unreachable');
@@ -101,20 +115,35 @@ export function toChatModelError(error: unknown, apiKey: string): ChatModelError
   return new ChatModelError(scrub(`the call failed (${message})`, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error');
 }
 
+/** The ProviderError in `error` or its causes (the client wraps what its fetch throws). */
+function providerErrorIn(error: unknown): ProviderError | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    if (current instanceof ProviderError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export function createChatModelClient(options: ChatModelClientOptions): ChatModelClient {
   const { apiKey, model } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHAT_MODEL_TIMEOUT_MS;
+  // undici's own fetch sends the requests (with a dispatcher: a run's proxy): Node's global fetch
+  // bundles another undici, whose dispatcher interface need not match the package's agents.
+  const send: SendOnce | undefined = options.fetch
+    ? (options.fetch as unknown as SendOnce)
+    : options.dispatcher
+      ? (fetchThrough(options.dispatcher as Dispatcher) as (url: string, init: RequestInit) => Promise<Response>)
+      : undefined;
   const client = new OpenAI({
     apiKey,
     baseURL: options.baseUrl.replace(/\/+$/, ''),
-    timeout: options.timeoutMs ?? DEFAULT_CHAT_MODEL_TIMEOUT_MS,
+    timeout: timeoutMs,
     maxRetries: options.maxRetries ?? 2,
-    // With a dispatcher (a run's proxy), undici's own fetch sends the requests: Node's global fetch
-    // bundles another undici, whose dispatcher interface need not match the package's agents.
-    ...(options.fetch
-      ? { fetch: options.fetch }
-      : options.dispatcher
-        ? { fetch: fetchThrough(options.dispatcher as Dispatcher) as unknown as ClientOptions['fetch'] }
-        : {}),
+    fetch: outsideFetch({
+      ...(send ? { send } : {}),
+      timeoutMs,
+      maxBytes: MAX_JSON_ANSWER_BYTES,
+    }) as unknown as ClientOptions['fetch'],
     // Never pick up an organization or project from this process's environment.
     organization: null,
     project: null,

@@ -11,11 +11,14 @@ import {
   splitText,
   writeFileAtomic,
 } from './outbound';
+import { speechAnswerCap } from './httpBodies';
 
 /**
  * Narration from ElevenLabs: `POST /v1/text-to-speech/{voice_id}?output_format=pcm_22050`, which
  * answers raw 16-bit little-endian mono PCM; this wraps it in a WAV header. Same proxy, time-out,
- * retries and ProviderErrors as the other media clients; the key goes only in `xi-api-key`.
+ * retries and ProviderErrors as the other media clients; the key goes only in `xi-api-key` (a
+ * redirect to another origin drops it: fetchWithRetry follows redirects by hand). An answer longer
+ * than the text can take to say is refused unread (httpBodies' speechAnswerCap).
  */
 export interface ElevenLabsClientOptions {
   apiKey: string;
@@ -82,7 +85,8 @@ export function createElevenLabsClient(options: ElevenLabsClientOptions): Eleven
       },
     );
     if (!response.ok) throw await providerErrorFromResponse(response, apiKey);
-    const pcm = await readResponseBytes(response, signal);
+    // Raw 16-bit mono PCM: the answer can be no longer than the text takes to say.
+    const pcm = await readResponseBytes(response, speechAnswerCap(text.length, ELEVENLABS_SAMPLE_RATE * 2), signal);
     if (pcm.length < 2) throw new ProviderError('the speech API answered no audio', 'api_error');
     // 16-bit samples: an odd trailing byte is half a sample.
     return pcm.subarray(0, pcm.length - (pcm.length % 2));

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, type ClientOptions } from 'openai';
-import { Headers, Response, fetch as undiciFetch, type Dispatcher, type RequestInfo, type RequestInit } from 'undici';
+import { Headers, Response, type Dispatcher, type RequestInfo, type RequestInit } from 'undici';
+import { MAX_IMAGE_ANSWER_BYTES, MAX_IMAGE_JSON_ANSWER_BYTES, outsideFetch, speechAnswerCap, urlOf } from './httpBodies';
 import {
   DEFAULT_MEDIA_MAX_RETRIES,
   DEFAULT_MEDIA_TIMEOUT_MS,
@@ -7,7 +8,6 @@ import {
   ProviderError,
   connectionFailure,
   errorBodyText,
-  isQuotaText,
   networkCode,
   parseWav,
   providerErrorFromBody,
@@ -24,8 +24,13 @@ import { MediaInputError, inspectAudio, inspectImage } from '../lib/mediaInput';
  * official `openai` package: `audio.speech.create` and `images.generate`, with the client's own
  * time-out and retries (429, 5xx and lost connections, honouring `retry-after`). Its requests are
  * sent with undici's `fetch` through the client's dispatcher (a proxy, or lib/egress' guard), the
- * download of an image answered as a URL included. Errors are ProviderErrors, mapped as the other
- * media clients map theirs (outbound.ts), and never carry the API key.
+ * download of an image answered as a URL through `downloadDispatcher`. Errors are ProviderErrors,
+ * mapped as the other media clients map theirs (outbound.ts), and never carry the API key.
+ *
+ * Every answer is bounded (httpBodies): speech audio by the longest the text can take to say
+ * (speechAnswerCap), an image answer to 25 MB (its JSON, with the image in base64, to 4/3 of that),
+ * an error answer to its first 8 KiB; the time-out covers the whole exchange, body included;
+ * redirects are followed by hand, each hop through the same dispatcher (so checked again).
  */
 export interface OpenAIMediaClientOptions {
   /**
@@ -39,6 +44,11 @@ export interface OpenAIMediaClientOptions {
   proxyUrl?: string;
   /** A dispatcher to use instead of one made for `proxyUrl` (shared; `close()` leaves it open). */
   dispatcher?: Dispatcher;
+  /**
+   * The dispatcher of image downloads (an image answered as a URL: the answer's address, not the
+   * operator's): lib/egress' userDispatcher, so a private address is refused. Default `dispatcher`.
+   */
+  downloadDispatcher?: Dispatcher;
   /** Per attempt, reading the answer included; default 180 s. */
   timeoutMs?: number;
   /** Retries of connection failures, time-outs, 408, 409, 429 and 5xx (the client's); default 2. */
@@ -116,6 +126,10 @@ const errorAnswers = new WeakMap<object, ProviderError>();
 interface Call {
   /** Aborted by the fetch when a failure would only repeat: the client stops retrying at once. */
   stop: AbortController;
+  /** The most bytes a successful answer of this call may have. */
+  maxBytes: number;
+  /** The dispatcher of this call's requests, when not the client's. */
+  dispatcher?: Dispatcher | undefined;
   /** That failure, which is what the caller gets. */
   failure?: ProviderError;
 }
@@ -141,24 +155,33 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
   const dispatcher: Dispatcher | undefined = options.dispatcher ?? ownDispatcher;
 
   /**
-   * The client's fetch for one call: undici's own (Node's global fetch bundles another undici,
-   * whose dispatcher interface need not match the package's agents), with the dispatcher of
-   * `fetchOptions`, and a time-out that keeps running while the body is read (the client's stops
-   * when the headers arrive). An error answer is read here, once: its ProviderError is kept for the
-   * error the client throws, a 429 that reports an exhausted quota is marked not to be retried
-   * (`x-should-retry: false`; the client retries any 429), and a `retry-after` longer than 60 s is
-   * cut to that (the client would wait any). A connection failure that the next attempt would meet
-   * again (a blocked address, a refusing proxy) stops the call.
+   * The client's fetch for one call: httpBodies' outsideFetch over undici's own fetch (Node's
+   * global fetch bundles another undici, whose dispatcher interface need not match the package's
+   * agents), with the dispatcher of `fetchOptions`: redirects by hand, a time-out that keeps
+   * running while the body is read (the client's stops when the headers arrive), a successful
+   * body capped to the call's `maxBytes`, an error answer cut to 8 KiB. An error answer is read
+   * here, once: its ProviderError is kept for the error the client throws, a 429 that reports an
+   * exhausted quota is marked not to be retried (`x-should-retry: false`; the client retries any
+   * 429), and a `retry-after` longer than 60 s is cut to that (the client would wait any). A
+   * failure that the next attempt would meet again (a blocked address, a refusing proxy, too many
+   * redirects) stops the call.
    */
   function fetchFor(call: Call) {
+    const send = outsideFetch({ timeoutMs, maxBytes: call.maxBytes });
     return async (input: RequestInfo, init: RequestInit = {}): Promise<Response> => {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = init.signal ? AbortSignal.any([init.signal as AbortSignal, timeout]) : timeout;
       let response: Response;
       try {
-        response = await undiciFetch(input, { ...init, signal });
+        response = await send(urlOf(input as string | URL | { url: string }), {
+          ...init,
+          ...(call.dispatcher ? { dispatcher: call.dispatcher } : {}),
+        });
       } catch (error) {
-        const failure = timeout.aborted || init.signal?.aborted ? undefined : connectionFailure(error);
+        const failure =
+          error instanceof ProviderError
+            ? { error, final: true }
+            : error instanceof DOMException || init.signal?.aborted
+              ? undefined
+              : connectionFailure(error);
         if (failure?.final) {
           call.failure = failure.error;
           call.stop.abort();
@@ -168,18 +191,16 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
       if (response.ok) return response;
       const { status, statusText } = response;
       const text = await errorBodyText(response);
+      const failure = providerErrorFromBody(status, statusText, text, apiKey);
       const headers = new Headers(response.headers);
-      // The body below is the decoded text: its length and encoding are no longer the network's.
-      headers.delete('content-length');
-      headers.delete('content-encoding');
-      if (isQuotaText(text)) headers.set('x-should-retry', 'false');
+      if (failure.kind === 'quota') headers.set('x-should-retry', 'false');
       const asked = retryAfterMs(headers);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
         headers.delete('retry-after');
         headers.set('retry-after-ms', String(MAX_RETRY_AFTER_MS));
       }
       const answer = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, statusText, headers });
-      errorAnswers.set(answer.headers, providerErrorFromBody(status, statusText, text, apiKey));
+      errorAnswers.set(answer.headers, failure);
       return answer;
     };
   }
@@ -229,10 +250,11 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
    */
   async function call<T>(
     signal: AbortSignal | undefined,
+    limits: { maxBytes: number; dispatcher?: Dispatcher | undefined },
     send: (client: OpenAI, request: { signal: AbortSignal }) => Promise<T>,
   ): Promise<T> {
     if (signal?.aborted) throw signal.reason;
-    const state: Call = { stop: new AbortController() };
+    const state: Call = { stop: new AbortController(), ...limits };
     const requestSignal = signal ? AbortSignal.any([signal, state.stop.signal]) : state.stop.signal;
     try {
       return await untilAborted(send(clientFor(state), { signal: requestSignal }), signal);
@@ -251,7 +273,8 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
         'invalid_input',
       );
     }
-    const audio = await call(input.signal, async (client, request) => {
+    const maxBytes = speechAnswerCap(text.length);
+    const audio = await call(input.signal, { maxBytes }, async (client, request) => {
       const response = await client.audio.speech.create(
         {
           model: speechModel,
@@ -262,7 +285,7 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
         },
         request,
       );
-      return readResponseBytes(response, input.signal);
+      return readResponseBytes(response, maxBytes, input.signal);
     });
     if (checked('speech', () => inspectAudio(audio)).type !== 'wav') {
       throw new ProviderError('the speech API answered audio that is not WAV', 'api_error');
@@ -277,7 +300,7 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
 
   async function image(input: ImageInput): Promise<void> {
     const isDallE = imageModel.startsWith('dall-e');
-    const answer: unknown = await call(input.signal, (client, request) =>
+    const answer: unknown = await call(input.signal, { maxBytes: MAX_IMAGE_JSON_ANSWER_BYTES }, (client, request) =>
       client.images.generate(
         {
           model: imageModel,
@@ -309,13 +332,18 @@ export function createOpenAIMediaClient(options: OpenAIMediaClientOptions): Open
     await writeFileAtomic(input.outFile, bytes);
   }
 
-  /** Fetches an image the API left at a URL: same dispatcher, time-out and retries, and never the API key. */
+  /**
+   * Fetches an image the API left at a URL: through `downloadDispatcher` (a user's address: checked
+   * by lib/egress, every redirect hop too), same time-out and retries, at most 25 MB, and never the
+   * API key.
+   */
   async function download(url: string, signal: AbortSignal | undefined): Promise<Buffer> {
     if (!/^https?:\/\//i.test(url)) throw new ProviderError('the image API answered an unusable image URL', 'api_error');
+    const limits = { maxBytes: MAX_IMAGE_ANSWER_BYTES, dispatcher: options.downloadDispatcher };
     try {
-      return await call(signal, async (client, request) => {
+      return await call(signal, limits, async (client, request) => {
         const response = await client.get(url, { ...request, headers: { Authorization: null, Accept: 'image/*' } }).asResponse();
-        return readResponseBytes(response, signal);
+        return readResponseBytes(response, MAX_IMAGE_ANSWER_BYTES, signal);
       });
     } catch (error) {
       // An error answer of the file's host is the API's failure, whatever its status says of keys.

@@ -1,10 +1,27 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { socksConnector } from 'fetch-socks';
-import { Agent, fetch, ProxyAgent, type buildConnector, type Dispatcher, type RequestInit, type Response } from 'undici';
-import { isBlockedAddressError } from '../lib/egress';
+import { Agent, Client, Dispatcher, fetch, Headers, ProxyAgent, Response, buildConnector, type RequestInit } from 'undici';
+import { isBlockedAddressError, publicAddressOf, type PublicOnlyCapable } from '../lib/egress';
+import {
+  DEFAULT_MAX_ANSWER_BYTES,
+  MAX_ERROR_TEXT_BYTES,
+  cappedResponse,
+  discardBody,
+  exchangeDeadline,
+  networkCode,
+  readCapped,
+  readPrefix,
+  sendFollowingRedirects,
+  type AnswerLike,
+} from './httpBodies';
+import { ProviderError } from './providerError';
+
+export { ProviderError, type ProviderFailure } from './providerError';
+export { networkCode } from './httpBodies';
 
 /**
  * The plumbing shared by the outbound media clients (OpenAI speech and images, ElevenLabs):
@@ -12,31 +29,12 @@ import { isBlockedAddressError } from '../lib/egress';
  * clients that make their own requests; the OpenAI one leaves that to the official `openai`
  * package), the ProviderError every client throws (never carrying the API key) and how network
  * failures and error answers map to it, and the small file helpers those clients need (sentence
- * splitting, WAV parsing and joining, atomic writes).
+ * splitting, WAV parsing and joining, atomic writes). How answers are read (size caps, deadlines,
+ * redirects) is httpBodies.ts.
  *
  * Requests use undici's `fetch` (the package, not Node's global), so a `dispatcher` (a proxy's
  * agent, see proxyDispatcher) can be given per request; the types below are undici's too.
  */
-
-/** Why a provider call failed. */
-export type ProviderFailure = 'invalid_key' | 'unreachable' | 'quota' | 'api_error' | 'invalid_input' | 'blocked';
-
-/**
- * A failed provider call. `kind` says what to do about it: fix the key or the account
- * (invalid_key), try later or check the network/proxy (unreachable), buy credits (quota), change the
- * input (invalid_input), or anything else the API answered (api_error). The message is short,
- * English, and safe to show and log: it never carries the API key or proxy credentials.
- */
-export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly kind: ProviderFailure,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
-}
 
 /** Per attempt, including reading the answer: generous, since images and long narration are slow. */
 export const DEFAULT_MEDIA_TIMEOUT_MS = 180_000;
@@ -46,8 +44,6 @@ export const MAX_BACKOFF_MS = 8_000;
 /** The longest `retry-after` honoured; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_REASON_LENGTH = 300;
-/** Error answers are read up to this size; the rest is dropped. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // Proxies
@@ -173,12 +169,29 @@ function safeDecode(value: string): string {
   }
 }
 
+/** Host without IPv6 brackets. */
+function bareHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '');
+}
+
+/**
+ * The connection options of a target, pinned to the address lib/egress checked: the same name for
+ * TLS (SNI, certificate check) and the Host header, the checked IP literal to connect to.
+ */
+async function pinned<T extends { hostname: string; servername?: string | null }>(options: T): Promise<T> {
+  const name = bareHost(options.hostname);
+  const address = await publicAddressOf(name);
+  const servername = options.servername || (net.isIP(name) ? undefined : name);
+  return { ...options, hostname: address, ...(servername ? { servername } : {}) };
+}
+
 /**
  * An undici Agent whose connections go through a SOCKS5 proxy (fetch-socks). Targets are asked
- * for by name (the proxy resolves them), IP literals as such; https targets get TLS through the
- * tunnel. Failures become SocksProxyError.
+ * for by name (the proxy resolves them), IP literals as such; with `publicOnly`, the name is
+ * resolved here, every address checked (lib/egress) and the proxy asked for the checked address.
+ * https targets get TLS through the tunnel, to the name. Failures become SocksProxyError.
  */
-function socksAgent(url: URL, connect: buildConnector.BuildOptions): Dispatcher {
+function socksAgent(url: URL, connect: buildConnector.BuildOptions, publicOnly = false): Dispatcher {
   const username = safeDecode(url.username);
   const password = safeDecode(url.password);
   const offeredCredentials = Boolean(url.username || url.password);
@@ -186,23 +199,108 @@ function socksAgent(url: URL, connect: buildConnector.BuildOptions): Dispatcher 
     Buffer.byteLength(username) > SOCKS_MAX_CREDENTIAL_BYTES || Buffer.byteLength(password) > SOCKS_MAX_CREDENTIAL_BYTES;
   const proxy: SocksProxy = {
     type: 5,
-    host: url.hostname.replace(/^\[|\]$/g, ''),
+    host: bareHost(url.hostname),
     port: url.port ? Number(url.port) : SOCKS_DEFAULT_PORT,
     ...(offeredCredentials ? { userId: username, password } : {}),
   };
   const connector = socksConnector(proxy, connect);
+  const open: typeof connector = (options, callback) => {
+    connector(options, (error, socket) => {
+      if (!error) return callback(null, socket!);
+      // TLS with the target, after the tunnel was made, fails with Node's own errors: passed on as they are.
+      const fromSocks = (error as { constructor?: { name?: string } }).constructor?.name === 'SocksClientError';
+      callback(fromSocks ? new SocksProxyError(socksFailureOf(error, offeredCredentials)) : error, null);
+    });
+  };
   return new Agent({
     connect: (options, callback) => {
       // The socks package cannot frame longer credentials (RFC 1929): refuse before any byte is sent.
       if (tooLong) return callback(new SocksProxyError({ step: 'credentials_too_long' }), null);
-      connector(options, (error, socket) => {
-        if (!error) return callback(null, socket!);
-        // TLS with the target, after the tunnel was made, fails with Node's own errors: passed on as they are.
-        const fromSocks = (error as { constructor?: { name?: string } }).constructor?.name === 'SocksClientError';
-        callback(fromSocks ? new SocksProxyError(socksFailureOf(error, offeredCredentials)) : error, null);
-      });
+      if (!publicOnly) return open(options, callback);
+      pinned(options).then(
+        (target) => open(target, callback),
+        (error: unknown) => callback(error as Error, null),
+      );
     },
   });
+}
+
+/**
+ * An undici Agent whose connections go through an HTTP CONNECT tunnel of an http:// or https://
+ * proxy, to the address lib/egress checked: the name is resolved here, every address checked, and
+ * the proxy asked for `IP:port` (so it cannot resolve the name to another address); https
+ * targets get TLS through the tunnel with the name as SNI and for the certificate check. A
+ * refused tunnel fails as undici's ProxyAgent fails ("Proxy response (407) ...").
+ */
+function pinnedTunnelAgent(proxyOrigin: string, token: string | undefined, connect: buildConnector.BuildOptions): Dispatcher {
+  const proxyClient = new Client(proxyOrigin, { connect });
+  const toTarget = buildConnector(connect);
+  return new Agent({
+    connect: (options, callback) => {
+      const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+      pinned(options)
+        .then(async (target) => {
+          const authority = `${net.isIPv6(target.hostname) ? `[${target.hostname}]` : target.hostname}:${port}`;
+          const { socket, statusCode } = await proxyClient.connect({
+            path: authority,
+            headers: { host: authority, ...(token ? { 'proxy-authorization': token } : {}) },
+          });
+          if (statusCode !== 200) {
+            socket.on('error', () => undefined).destroy();
+            throw new Error(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`);
+          }
+          // The tunnel's socket is a net.Socket (undici types it as the wider Duplex).
+          const tunnel = socket as net.Socket;
+          if (options.protocol !== 'https:') return callback(null, tunnel);
+          toTarget({ ...target, httpSocket: tunnel }, callback);
+        })
+        .catch((error: unknown) => callback(error as Error, null));
+    },
+  });
+}
+
+/**
+ * A proxy's dispatcher (what proxyDispatcher answers): requests go through `plain`, as the
+ * operator's own addresses need; `publicOnly()` (lib/egress' userDispatcher) is its twin for users'
+ * addresses, made on first use, closed with it.
+ */
+class OutboundProxy extends Dispatcher implements PublicOnlyCapable {
+  #twin: Dispatcher | undefined;
+  constructor(
+    private readonly plain: Dispatcher,
+    private readonly makeTwin: () => Dispatcher,
+  ) {
+    super();
+  }
+
+  publicOnly(): Dispatcher {
+    this.#twin ??= this.makeTwin();
+    return this.#twin;
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.plain.dispatch(options, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all([this.plain.close(), this.#twin?.close()]).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === 'function' ? null : (first ?? null);
+    const callback = typeof first === 'function' ? first : second;
+    const done = Promise.all([this.plain.destroy(error), this.#twin?.destroy(error)]).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
 }
 
 /**
@@ -220,7 +318,9 @@ function socksAgent(url: URL, connect: buildConnector.BuildOptions): Dispatcher 
  * - any other scheme: undefined (see `isProxySupported`).
  *
  * Whether the proxy's own address may be private is the caller's rule (the engine and the proxy
- * test refuse it unless ALLOW_PRIVATE_URLS); targets behind the proxy are checked by lib/egress.
+ * test refuse it unless ALLOW_PRIVATE_URLS). Targets that are users' addresses go through the
+ * dispatcher's `publicOnly()` twin (lib/egress userDispatcher): it resolves each target itself,
+ * refuses private addresses, and asks the proxy for the checked IP (pinnedTunnelAgent, socksAgent).
  *
  * Each call makes a new agent with its own connection pool: keep it for the life of the client and
  * `close()` it when done. Throws a TypeError for a URL that does not parse.
@@ -233,7 +333,9 @@ export function proxyDispatcher(proxyUrl: string | undefined, options: ProxyDisp
     timeout: options.connectTimeoutMs ?? DEFAULT_PROXY_CONNECT_TIMEOUT_MS,
     ...(options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...[options.ca].flat()] }),
   };
-  if (url.protocol === 'socks5:') return socksAgent(url, connect);
+  if (url.protocol === 'socks5:') {
+    return new OutboundProxy(socksAgent(url, connect), () => socksAgent(url, connect, true));
+  }
 
   const username = safeDecode(url.username);
   const password = safeDecode(url.password);
@@ -241,7 +343,8 @@ export function proxyDispatcher(proxyUrl: string | undefined, options: ProxyDisp
   // The agent keeps its URL (and error messages may quote it): give it one without credentials.
   url.username = '';
   url.password = '';
-  return new ProxyAgent({ uri: url.origin, ...(token ? { token } : {}), proxyTls: connect, requestTls: connect });
+  const plain = new ProxyAgent({ uri: url.origin, ...(token ? { token } : {}), proxyTls: connect, requestTls: connect });
+  return new OutboundProxy(plain, () => pinnedTunnelAgent(url.origin, token, connect));
 }
 
 /** True for the proxies `proxyDispatcher` can use: http://, https:// and socks5://. */
@@ -344,25 +447,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Lets the connection go back to the pool without reading an unwanted answer. */
-async function discard(response: Response): Promise<void> {
-  try {
-    await response.body?.cancel();
-  } catch {
-    // Already broken or consumed: nothing to release.
-  }
-}
-
-/** An errno-like code of a network failure (ECONNREFUSED, UND_ERR_SOCKET, ...), never a free text. */
-export function networkCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** The proxy's refusal of a tunnel (407 credentials, 403, 502, ...), if that is what failed. */
 function proxyRefusal(error: unknown): number | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
@@ -427,7 +511,9 @@ export function connectionFailure(error: unknown): { error: ProviderError; final
  * Answers: the first non-retryable answer, or the last answer once retries run out, as they are;
  * map failures with `providerErrorFromResponse`. Throws ProviderError `unreachable` when no answer
  * came at all, and the caller's abort reason when `signal` aborts. The time-out keeps running while
- * the body is read, so read it with `readResponseBytes`.
+ * the body is read, so read it with `readResponseBytes` (with a cap). Redirects are followed by
+ * hand, at most 5, each through the same dispatcher (httpBodies' sendFollowingRedirects). Of a
+ * retried answer only its first few KiB are read (to see whether a 429 is an empty quota).
  *
  * Bodies are sent again on retries: give a string or a Buffer, not a stream.
  */
@@ -439,28 +525,40 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
   const dispatcher = init.dispatcher ?? sharedProxyDispatcher(opts.proxyUrl);
   const callerSignals = [opts.signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
   const callerSignal = callerSignals.length > 1 ? AbortSignal.any(callerSignals) : callerSignals[0];
+  const send = (target: string, request: RequestInit) => fetch(target, request);
 
   for (let attempt = 0; ; attempt += 1) {
     if (callerSignal?.aborted) throw callerSignal.reason;
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    // Runs on while the caller reads the body (its timer keeps it alive: httpBodies).
+    const timeout = exchangeDeadline(opts.timeoutMs, callerSignal);
+    const { signal } = timeout;
     const retriesLeft = attempt < maxRetries;
     let wait: number;
     try {
-      const response = await fetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) });
-      if (!retriesLeft || !retryOn(response.status)) return response;
-      if (response.status === 429 && isQuotaText(await response.clone().text())) return response;
+      const response = await sendFollowingRedirects(send, url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) });
+      // The deadline is over once the caller has read (or dropped) the body.
+      if (!retriesLeft || !retryOn(response.status))
+        return cappedResponse(response, Number.POSITIVE_INFINITY, callerSignal, timeout.clear);
+      if (response.status === 429) {
+        const text = (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
+        if (isQuotaText(text)) {
+          timeout.clear();
+          return answerWithText(response, text);
+        }
+      }
       const asked = retryAfterMs(response.headers);
       wait = asked === undefined ? backoffMs(attempt, baseMs) : Math.min(asked, maxRetryAfter);
-      await discard(response);
+      await discardBody(response);
+      timeout.clear();
     } catch (error) {
+      timeout.clear();
       if (callerSignal?.aborted) throw callerSignal.reason;
       let failure: ProviderError;
-      if (timeout.aborted) {
+      if (signal.aborted) {
         failure = timeoutFailure(opts.timeoutMs);
       } else {
         const network = connectionFailure(error);
-        // Not a network failure (a malformed URL or request): a bug, not worth retrying.
+        // Not a network failure (a malformed URL or request, too many redirects): not worth retrying.
         if (!network) throw error;
         if (network.final) throw network.error;
         failure = network.error;
@@ -472,22 +570,43 @@ export async function fetchWithRetry(url: string, init: OutboundInit, opts: Fetc
   }
 }
 
+/** `response` again, with the text already read of it as its body. */
+function answerWithText(response: Response, text: string): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** How much of an answer `readResponseBytes` reads, and the caller's cancellation. */
+export interface ReadLimits {
+  /** Default 32 MiB. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
 /**
- * Reads a whole answer from `fetchWithRetry`. A time-out or broken connection while reading
- * becomes ProviderError `unreachable`; the caller's abort rejects with its reason.
+ * Reads a whole answer (from `fetchWithRetry` or any fetch), at most `maxBytes` (default 32 MiB):
+ * `readResponseBytes(response, maxBytes)`, `readResponseBytes(response, signal)`,
+ * `readResponseBytes(response, maxBytes, signal)` or `readResponseBytes(response, { maxBytes, signal })`.
+ * A `content-length` over the cap is refused before reading; a body that passes it is dropped there
+ * (ProviderError `too_large`, "the server's answer was too large"). A time-out or broken connection
+ * while reading becomes ProviderError `unreachable`; the caller's abort rejects with its reason.
  */
 export async function readResponseBytes(
-  response: { arrayBuffer(): Promise<ArrayBuffer> },
+  response: AnswerLike,
+  limits?: number | AbortSignal | ReadLimits,
   signal?: AbortSignal,
 ): Promise<Buffer> {
-  try {
-    return Buffer.from(await response.arrayBuffer());
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    const name = error instanceof Error ? error.name : '';
-    const detail = name === 'TimeoutError' ? 'the answer took too long' : (networkCode(error) ?? 'the connection broke');
-    throw new ProviderError(`could not reach the server (${detail})`, 'unreachable');
+  let maxBytes = DEFAULT_MAX_ANSWER_BYTES;
+  let abort = signal;
+  if (typeof limits === 'number') maxBytes = limits;
+  else if (limits instanceof AbortSignal) abort = limits;
+  else if (limits) {
+    maxBytes = limits.maxBytes ?? maxBytes;
+    abort = limits.signal ?? abort;
   }
+  return readCapped(response, maxBytes, abort);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,19 +624,36 @@ interface ParsedErrorBody {
 }
 
 /**
+ * A text without its markup: every `<...>` (an HTML tag, a comment) becomes a space. One pass over
+ * the text, whatever it holds (a regular expression such as /<[^>]*>/g takes quadratic time on a
+ * text of `<` without `>`): an unclosed `<` drops the rest, as no tag ends there.
+ */
+export function withoutTags(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    if (open < 0) return out + text.slice(from);
+    out += `${text.slice(from, open)} `;
+    const close = text.indexOf('>', open + 1);
+    if (close < 0) return out;
+    from = close + 1;
+  }
+}
+
+/**
  * The message and code of an error answer: OpenAI's `{error: {message, code, type}}`, ElevenLabs'
  * `{detail: {status, message}}` or `{detail: "text"}`, FastAPI validation `{detail: [{msg, loc}]}`,
- * or the text itself when it is not JSON.
+ * or the text itself when it is not JSON. Linear in the text, which is cut to 8 KiB first
+ * (error answers are read no further: errorBodyText).
  */
-function parseErrorBody(text: string): ParsedErrorBody {
+function parseErrorBody(whole: string): ParsedErrorBody {
+  const text = whole.length > MAX_ERROR_TEXT_BYTES ? whole.slice(0, MAX_ERROR_TEXT_BYTES) : whole;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    const plain = text
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
+    const plain = withoutTags(text).replace(/\s+/g, ' ').trim();
     return plain ? { message: plain } : {};
   }
   if (!json || typeof json !== 'object') return {};
@@ -530,10 +666,15 @@ function parseErrorBody(text: string): ParsedErrorBody {
   if (typeof error === 'string') return { message: error };
   if (typeof detail === 'string') return { message: detail };
   if (Array.isArray(detail)) {
-    const parts = detail.map((item: unknown) => {
+    const parts = detail.slice(0, 20).map((item: unknown) => {
       if (!item || typeof item !== 'object') return '';
       const { msg, loc } = item as { msg?: unknown; loc?: unknown };
-      const where = Array.isArray(loc) ? loc.filter((p) => p !== 'body').join('.') : '';
+      const where = Array.isArray(loc)
+        ? loc
+            .slice(0, 10)
+            .filter((p) => p !== 'body')
+            .join('.')
+        : '';
       return typeof msg === 'string' ? (where ? `${where}: ${msg}` : msg) : '';
     });
     return { message: parts.filter(Boolean).join('; ') || undefined };
@@ -546,7 +687,7 @@ function parseErrorBody(text: string): ParsedErrorBody {
 }
 
 /**
- * The ProviderError for a failed answer. Reads (at most 64 KiB of) its body for the API's message,
+ * The ProviderError for a failed answer. Reads (at most 8 KiB of) its body for the API's message,
  * scrubs `apiKey` from it and cuts it to about 300 characters.
  *
  * Kinds: a quota code (OpenAI `insufficient_quota`, ElevenLabs `quota_exceeded`, whatever the
@@ -558,14 +699,12 @@ export async function providerErrorFromResponse(response: Response, apiKey: stri
   return providerErrorFromBody(response.status, response.statusText, await errorBodyText(response), apiKey);
 }
 
-/** The text of an error answer, its first 64 KiB; empty when it cannot be read (the status alone says enough). */
-export async function errorBodyText(response: Response): Promise<string> {
-  try {
-    const bytes = await readResponseBytes(response);
-    return bytes.subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-  } catch {
-    return '';
-  }
+/**
+ * The text of an error answer, its first 8 KiB (the rest is never read: the connection is
+ * dropped); empty when it cannot be read (the status alone says enough).
+ */
+export async function errorBodyText(response: AnswerLike): Promise<string> {
+  return (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
 }
 
 /** `providerErrorFromResponse` for an answer already read: its status, status text and body text. */

@@ -29,6 +29,8 @@ export function failureReason(error: unknown): FailureReason {
         return statusOr(error.status, 'reason.keyRefused', 'reason.keyRefusedNoStatus');
       case 'quota':
         return { reason_key: 'reason.quota' };
+      case 'too_large':
+        return { reason_key: 'reason.answerTooLarge' };
       case 'invalid_input':
         return statusOr(error.status, 'reason.requestRefused', 'reason.requestRefusedNoStatus');
       default:

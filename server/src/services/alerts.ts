@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import { alertsSent, notificationSettings, processes, users } from '../db/schema';
 import { unprocessable } from '../errors';
 import { BlockedAddressError, isBlockedAddressError, userFetch } from '../lib/egress';
+import { exchangeDeadline } from '../providers/httpBodies';
 import { maskSecret, type SecretBox } from '../lib/secrets';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Mailer } from '../providers/mailer';
@@ -221,14 +222,16 @@ export function createAlertService(deps: AlertServiceDeps) {
       headers[SIGNATURE_HEADER] = webhookSignature(secret, timestamp, body);
     }
     const send = userFetch({ allowPrivate: deps.allowPrivateUrls });
-    const response = await send(url, {
-      method: 'POST',
-      headers,
-      body,
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-      redirect: 'error',
-    });
-    await response.body?.cancel().catch(() => undefined);
+    // The whole exchange within WEBHOOK_TIMEOUT_MS (a timer that holds its signal: httpBodies); no
+    // redirect is followed and the answer's body is never read, only its status.
+    const deadline = exchangeDeadline(WEBHOOK_TIMEOUT_MS);
+    let response: Awaited<ReturnType<typeof send>>;
+    try {
+      response = await send(url, { method: 'POST', headers, body, signal: deadline.signal, redirect: 'error' });
+      await response.body?.cancel().catch(() => undefined);
+    } finally {
+      deadline.clear();
+    }
     if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
   }
 

@@ -312,7 +312,9 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
             ? translate(language, 'chatModel.reasonUnreachable')
             : result.kind === 'blocked'
               ? translate(language, 'common.addressNotAllowed')
-              : translate(language, 'chatModel.reasonHttpStatus', { status: result.status ?? '?' });
+              : result.kind === 'too_large'
+                ? translate(language, 'reason.answerTooLarge')
+                : translate(language, 'chatModel.reasonHttpStatus', { status: result.status ?? '?' });
       detail = translate(language, 'chatModel.connectionFailed', { reason });
     }
     return { is_connected: result.ok, last_tested: testedAt.toISOString(), detail };

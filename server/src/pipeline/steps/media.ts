@@ -59,8 +59,8 @@ async function openaiClient(ctx: StepContext, kind: 'speech' | 'image') {
   if (!endpoints) throw new StepFailure('pipeline.chatModelMissing', {}, 'no chat-model key');
   const endpoint = endpoints[kind];
   let dispatcher = ctx.dispatcher;
+  const allowPrivate = ctx.config.allowPrivateUrls;
   if (endpoint.userRoot) {
-    const allowPrivate = ctx.config.allowPrivateUrls;
     if (ctx.dispatcher && !allowPrivate) {
       await assertPublicUrl(endpoint.baseUrl).catch((error: unknown) => {
         if (isBlockedAddressError(error)) throw new StepFailure('pipeline.addressNotAllowed', {}, String(error));
@@ -68,10 +68,13 @@ async function openaiClient(ctx: StepContext, kind: 'speech' | 'image') {
     }
     dispatcher = userDispatcher({ allowPrivate, proxy: ctx.dispatcher });
   }
+  // An image answered as a URL is the answer's address, whoever answered: checked like a user's.
+  const downloadDispatcher = userDispatcher({ allowPrivate, proxy: ctx.dispatcher });
   return createOpenAIMediaClient({
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     baseUrl: endpoint.baseUrl,
     ...(dispatcher ? { dispatcher } : {}),
+    ...(downloadDispatcher ? { downloadDispatcher } : {}),
     timeoutMs: ctx.config.outboundTimeoutMs,
     maxRetries: 4,
     speechModel: (kind === 'speech' && endpoint.model) || ctx.config.openaiSpeechModel,
