@@ -4,6 +4,10 @@
  * .tar.gz. See README.md, "Backups", and server/src/lib/backup.ts.
  */
 import { backupCommand } from '../server/src/lib/backup';
+import { usePrivateUmask } from '../server/src/lib/privateFiles';
 import { runCommand } from './lib/command';
+
+// What the command writes (the archive, DATA_DIR, the database, the media) is this account's alone.
+usePrivateUmask();
 
 runCommand(backupCommand);

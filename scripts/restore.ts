@@ -3,6 +3,10 @@
  * MEDIA_DIR), which must be empty or absent. See README.md, "Backups", and server/src/lib/backup.ts.
  */
 import { restoreCommand } from '../server/src/lib/backup';
+import { usePrivateUmask } from '../server/src/lib/privateFiles';
 import { runCommand } from './lib/command';
+
+// What the command writes (the archive, DATA_DIR, the database, the media) is this account's alone.
+usePrivateUmask();
 
 runCommand(restoreCommand);

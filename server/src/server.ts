@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { redactText } from './lib/redact';
+import { checkDataFolders, dataFolderChecks, makePrivateDir, usePrivateUmask } from './lib/privateFiles';
 import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
@@ -14,7 +15,7 @@ import { startEngine, type RunningEngine } from './pipeline/worker';
  */
 function lockDataDir(dataDir: string): () => void {
   const file = path.join(dataDir, 'server.pid');
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   if (fs.existsSync(file)) {
     const pid = Number(fs.readFileSync(file, 'utf8').trim());
     let alive = false;
@@ -51,11 +52,15 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
 
 /** Starts the console: database, queue, engine (unless RUN_JOBS=false) and the HTTP server. */
 export async function main(): Promise<void> {
+  // Before anything is written: the database, the secret and the media are this account's alone.
+  usePrivateUmask();
   let config: Config;
   let unlock = () => undefined as void;
+  let folderWarnings: string[];
   try {
     config = loadConfig();
     if (!config.databaseUrl) unlock = lockDataDir(config.dataDir);
+    folderWarnings = checkDataFolders(dataFolderChecks(config.dataDir, config.mediaDir, { createDataDir: !config.databaseUrl }));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -72,6 +77,7 @@ export async function main(): Promise<void> {
   })();
 
   survivePromiseRejections(app.log, app.services.metrics.unhandledRejections);
+  for (const warning of folderWarnings) app.log.warn(warning);
 
   // RUN_JOBS=false: this process only answers the API; `npm run worker` processes run the engine.
   let engine: RunningEngine | undefined;

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pino from 'pino';
 import { redactText } from './lib/redact';
+import { checkDataFolders, dataFolderChecks, usePrivateUmask } from './lib/privateFiles';
 import { loadConfig, ConfigError } from './config';
 import { startQueue } from './queue';
 import { createServices } from './services';
@@ -17,6 +18,8 @@ import { survivePromiseRejections } from './lib/metrics';
  * DATABASE_URL.
  */
 async function main(): Promise<void> {
+  // Before anything is written: the secret and the media are this account's alone.
+  usePrivateUmask();
   let config;
   try {
     config = loadConfig();
@@ -34,6 +37,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: config.logLevel, name: 'worker' });
+  for (const warning of checkDataFolders(dataFolderChecks(config.dataDir, config.mediaDir, { createDataDir: false }))) {
+    log.warn(warning);
+  }
   lowerPriority(config.workerNice, log);
   const database = await openConfiguredDatabase(config);
   const queue = await startQueue(database, { onError: (error) => log.error({ err: error }, 'queue error') });

@@ -476,6 +476,27 @@ describe('restore refuses unreadable, damaged and hostile archives, and leaves n
     await refused(tmp('dump.tar.gz'), /does not match its checksum/);
   });
 
+  test('a database dump larger than a restore takes, or than its manifest says, is refused before it is read', async () => {
+    const dump = { name: 'pgdata.tar.gz', type: 'file', data: good.get('pgdata.tar.gz')! } as const;
+    const secret = { name: 'app-secret', type: 'file', data: good.get('app-secret')! } as const;
+    if (manifest.database.kind !== 'pglite') throw new Error('the backup holds the embedded database');
+    // A manifest that claims 100 GB: refused from the manifest alone, before any byte of the dump.
+    const huge = manifestEntry({ database: { ...manifest.database, bytes: 100 * 1024 ** 3 } });
+    await writeArchive(tmp('huge-claim.tar.gz'), [huge, secret, dump]);
+    await refused(tmp('huge-claim.tar.gz'), /manifest gives a database dump of 100\.0 GB, more than a restore takes \(2\.0 GB\)/);
+    // A dump larger than its manifest says.
+    const short = manifestEntry({ database: { ...manifest.database, bytes: dump.data.length - 10 } });
+    await writeArchive(tmp('over-claim.tar.gz'), [short, secret, dump]);
+    await refused(tmp('over-claim.tar.gz'), /pgdata\.tar\.gz is not the size its manifest gives/);
+    // Under a lower ceiling, the same good archive is refused too (the ceiling is a hard one).
+    await expectBackupError(
+      restoreBackup({ file: tmp('console.tar.gz'), env: { DATA_DIR: target() }, maxDumpBytes: 1024 }),
+      EXIT.badArchive,
+      /more than a restore takes \(1\.0 KB\)/,
+    );
+    expect(fs.existsSync(target())).toBe(false);
+  });
+
   test('hostile entries: outside the folder, absolute, links', async () => {
     const head = Buffer.concat([rawFile('manifest.json', JSON.stringify(manifest))]);
     const escape = path.join(work, 'evil');

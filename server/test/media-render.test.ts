@@ -256,8 +256,9 @@ describe('renderVideo', () => {
   }, 90_000);
 
   it('leaves nothing at the output when ffmpeg fails', async () => {
+    // A PNG's signature (so it gets as far as ffmpeg), then nothing ffmpeg can decode.
     const broken = path.join(dir, 'broken.png');
-    fs.writeFileSync(broken, 'not an image');
+    fs.writeFileSync(broken, Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('not an image')]));
     const output = path.join(dir, 'failed', 'story.mp4');
     const error = await rejection(
       renderVideo({

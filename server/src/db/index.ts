@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
+import { makePrivateDir, tightenTree } from '../lib/privateFiles';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -91,8 +91,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
 
-  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  if (options.pgliteDir) makePrivateDir(options.pgliteDir);
   const client = await PGlite.create(options.pgliteDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  // PGlite writes the files of a new (or loaded) database as 0666 whatever the umask, and an older
+  // release left them so: the database is this account's alone (lib/privateFiles.ts).
+  if (options.pgliteDir) tightenTree(options.pgliteDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   try {
     if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });

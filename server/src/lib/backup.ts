@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db';
-import { TarError, extractEntry, readEntry, readTar, writeTar, type TarInput } from './tar';
+import { makePrivateDir } from './privateFiles';
+import { TarError, extractEntry, readEntry, readTar, writeTar, type TarInput, type TarReadEntry } from './tar';
 
 /**
  * `npm run backup -- FILE` and `npm run restore -- FILE` (scripts/backup.ts, scripts/restore.ts).
@@ -78,6 +79,13 @@ const DUMP = 'pgdata.tar.gz';
 const MEDIA = 'media';
 const MAX_MANIFEST_BYTES = 1 << 20;
 const MAX_SECRET_BYTES = 4096;
+/**
+ * The largest database dump a backup writes and a restore takes: PGlite dumps it, and loads it
+ * again, whole in memory (and unpacks it there), so a larger one could not be restored anyway. A
+ * restore refuses a manifest that claims more before reading anything, streams the dump to a file
+ * (never into memory) and stops at the size its manifest gives.
+ */
+export const MAX_DUMP_BYTES = 2 * 1024 * 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -331,6 +339,13 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
       } finally {
         await database.close();
       }
+      if (dump.length > MAX_DUMP_BYTES) {
+        throw new BackupError(
+          `The embedded database's dump is ${formatBytes(dump.length)}, more than a restore takes (${formatBytes(MAX_DUMP_BYTES)}): ` +
+            'move this console to PostgreSQL (DATABASE_URL) and back it up with pg_dump',
+          EXIT.failed,
+        );
+      }
     }
 
     const files = media.items.filter((item) => item.type === 'file');
@@ -391,6 +406,8 @@ export interface RestoreOptions {
   env: Env;
   /** Aborting stops the restore and leaves DATA_DIR (and MEDIA_DIR) as they were. */
   signal?: AbortSignal;
+  /** The largest database dump taken; MAX_DUMP_BYTES by default (tests try smaller ones). */
+  maxDumpBytes?: number;
 }
 
 export interface RestoreReport {
@@ -427,6 +444,28 @@ function checkEmpty(folder: string, what: string): void {
       live !== undefined ? EXIT.inUse : EXIT.notEmpty,
     );
   }
+}
+
+/**
+ * Writes an entry's body to `target` (a new file, 0600) while hashing it, and stops with a
+ * TarError past `limit` bytes, whatever the entry's header said. Answers the SHA-256.
+ */
+async function saveEntry(entry: TarReadEntry, target: string, limit: number): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  await pipeline(
+    entry.body(),
+    async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        bytes += chunk.length;
+        if (bytes > limit) throw new TarError(`${entry.name} is larger than its manifest gives`);
+        hash.update(chunk);
+        yield chunk;
+      }
+    },
+    fs.createWriteStream(target, { flags: 'wx', mode: 0o600 }),
+  );
+  return hash.digest('hex');
 }
 
 function parseManifest(file: string, bytes: Buffer): BackupManifest {
@@ -477,13 +516,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
 
   const createdDataDir = !fs.existsSync(dataDir);
   const createdMediaDir = mediaSeparate && !fs.existsSync(mediaDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   // Hold DATA_DIR like a server does, so that none starts on it before the restore is done.
   const unlock = lockDataDir(locations);
   let finished = false;
   try {
     let manifest: BackupManifest | undefined;
-    let dump: Buffer<ArrayBuffer> | undefined;
+    // The dump goes to a file in DATA_DIR (this account's alone), never into memory; removed once loaded.
+    const dumpFile = path.join(dataDir, `.restore-${process.pid}-${DUMP}`);
+    let dumpHash: string | undefined;
+    const maxDumpBytes = options.maxDumpBytes ?? MAX_DUMP_BYTES;
     let secret: string | undefined;
     const media = { files: 0, folders: 0, bytes: 0 };
 
@@ -496,12 +538,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
             if (entry.name !== MANIFEST || entry.type !== 'file')
               throw corrupt(file, 'it is not a backup of this console (no manifest first)');
             manifest = parseManifest(file, await readEntry(entry, MAX_MANIFEST_BYTES));
+            if (manifest.database.kind === 'pglite' && manifest.database.bytes > maxDumpBytes) {
+              throw corrupt(
+                file,
+                `its manifest gives a database dump of ${formatBytes(manifest.database.bytes)}, more than a restore takes (${formatBytes(maxDumpBytes)})`,
+              );
+            }
             continue;
           }
           if (entry.name === DUMP && entry.type === 'file') {
-            if (manifest.database.kind !== 'pglite' || dump) throw corrupt(file, `unexpected ${DUMP}`);
+            if (manifest.database.kind !== 'pglite' || dumpHash !== undefined) throw corrupt(file, `unexpected ${DUMP}`);
             if (entry.size !== manifest.database.bytes) throw corrupt(file, `${DUMP} is not the size its manifest gives`);
-            dump = await readEntry(entry, manifest.database.bytes);
+            dumpHash = await saveEntry(entry, dumpFile, Math.min(manifest.database.bytes, maxDumpBytes));
           } else if (entry.name === SECRET && entry.type === 'file') {
             if (!manifest.secret.included || secret !== undefined) throw corrupt(file, `unexpected ${SECRET}`);
             secret = (await readEntry(entry, MAX_SECRET_BYTES)).toString('utf8').trim();
@@ -535,8 +583,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     // The whole archive has been read, and gzip's checksum checked: now the pieces must all be there.
     if (!manifest) throw corrupt(file, 'it is empty');
     if (manifest.database.kind === 'pglite') {
-      if (!dump) throw corrupt(file, `${DUMP} is missing`);
-      if (crypto.createHash('sha256').update(dump).digest('hex') !== manifest.database.sha256) {
+      if (dumpHash === undefined) throw corrupt(file, `${DUMP} is missing`);
+      if (dumpHash !== manifest.database.sha256) {
         throw corrupt(file, `${DUMP} does not match its checksum`);
       }
     }
@@ -551,13 +599,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
 
     let users: number | undefined;
     options.signal?.throwIfAborted();
-    if (dump) {
+    if (dumpHash !== undefined) {
       let database: Awaited<ReturnType<typeof openDatabase>>;
       try {
-        const loadDataDir = new Blob([dump], { type: 'application/x-gzip' });
+        // A Blob backed by the file: PGlite reads it when it loads (at most maxDumpBytes).
+        const loadDataDir = await fs.openAsBlob(dumpFile, { type: 'application/x-gzip' });
         database = await openDatabase({ pgliteDir: pgdataDir, loadDataDir, migrate: false });
       } catch (error) {
         throw corrupt(file, `its database does not load (${(error as Error).message})`);
+      } finally {
+        fs.rmSync(dumpFile, { force: true });
       }
       try {
         const result = (await database.db.execute(sql`select count(*)::int as n from users`)) as unknown as {

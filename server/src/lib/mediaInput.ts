@@ -169,3 +169,27 @@ export function inspectAudio(bytes: Buffer, limits: AudioLimits = AUDIO_LIMITS):
   if (bytes.length >= 4 && bytes.toString('latin1', 0, 4) === 'fLaC') return { type: 'flac' };
   throw new MediaInputError('something that is not WAV, MP3, Ogg or FLAC audio');
 }
+
+/** What a media file is by its first bytes: the still and audio types above, or an MP4/M4A container. */
+export type MediaFileType = ImageType | AudioType | 'mp4';
+
+/** How many first bytes sniffMediaType needs. */
+export const SNIFF_BYTES = 16;
+
+/**
+ * What a file is by its first SNIFF_BYTES bytes alone (the signatures inspectImage and
+ * inspectAudio recognise, and MP4's `ftyp` box); null for anything else: a playlist, a script, a
+ * text. ffmpeg is told this type instead of guessing it (pipeline/media/ffmpeg.ts, inputArgs).
+ */
+export function sniffMediaType(head: Buffer): MediaFileType | null {
+  const text = (from: number, to: number) => (head.length >= to ? head.toString('latin1', from, to) : '');
+  if (head.length >= 8 && head.readUInt32BE(0) === 0x89504e47 && head.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (text(0, 4) === 'RIFF' && text(8, 12) === 'WEBP') return 'webp';
+  if (text(0, 4) === 'RIFF' && text(8, 12) === 'WAVE') return 'wav';
+  if (text(0, 3) === 'ID3' || isMpegFrame(head, 0)) return 'mp3';
+  if (text(0, 4) === 'OggS') return 'ogg';
+  if (text(0, 4) === 'fLaC') return 'flac';
+  if (text(4, 8) === 'ftyp') return 'mp4';
+  return null;
+}

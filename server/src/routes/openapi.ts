@@ -13,7 +13,7 @@ import { requireAdmin, requireUser } from './guards';
 
 /** One line per route: what it does, for the reference page. */
 export const ROUTE_SUMMARIES: Record<string, string> = {
-  'GET /api/v1/health': 'Health: database and queue, with versions',
+  'GET /api/v1/health': 'Health: database and queue (the media tools and versions for an admin)',
   'GET /api/v1/health/live': 'Liveness: the process answers',
   'GET /api/v1/health/ready': 'Readiness: the database (and queue) answer',
   'POST /api/v1/auth/register': 'Create an account and sign in',
@@ -21,12 +21,15 @@ export const ROUTE_SUMMARIES: Record<string, string> = {
   'GET /api/v1/auth/me': 'The signed-in user',
   'PUT /api/v1/auth/profile': 'Change name, email, time zone or language',
   'POST /api/v1/auth/logout': 'Sign out: revoke this session',
-  'POST /api/v1/auth/verify-email': 'Confirm the email address with the link’s token',
+  'POST /api/v1/auth/verify-email': 'Confirm the email address with the link’s token (and the password, for an admin address)',
   'POST /api/v1/auth/verify-email/resend': 'Send the confirmation link again',
   'PUT /api/v1/auth/password': 'Change the password',
   'DELETE /api/v1/auth/account': 'Delete the account and everything it owns',
   'POST /api/v1/auth/reset-password': 'Email a password reset link',
   'POST /api/v1/auth/reset-password/confirm': 'Set a new password with the reset token',
+  'GET /api/v1/auth/sessions': 'The account’s signed-in devices',
+  'DELETE /api/v1/auth/sessions/:id': 'Sign one of the account’s devices out',
+  'POST /api/v1/auth/sessions/revoke-others': 'Sign out everywhere else',
   'GET /api/v1/channels/': 'List the user’s channels',
   'GET /api/v1/channels/:id': 'One channel',
   'POST /api/v1/channels/': 'Connect a channel',
@@ -115,31 +118,37 @@ export function tagOf(url: string): string {
   return url.replace(/^\/api\/v1\/?/, '').split('/')[0] || 'health';
 }
 
-/**
- * The route groups whose plugin guards every route with a plugin-level hook (`app.addHook(
- * 'preHandler', requireUser | requireAdmin)`), which a route's own options do not show.
- */
-const GUARDED_GROUPS = new Set([
-  'channels',
-  'chatgpt',
-  'youtube-apis',
-  'proxies',
-  'processes',
-  'executions',
-  'publications',
-  'subscription',
-  'notifications',
-]);
+const GUARDS: unknown[] = [requireUser, requireAdmin];
 
-function needsSession(route: RouteOptions): boolean {
-  if (GUARDED_GROUPS.has(tagOf(route.url))) return true;
-  const hooks = [route.onRequest, route.preHandler].flat().filter(Boolean);
-  return hooks.some((hook) => hook === requireUser || hook === requireAdmin);
+/**
+ * The onRequest and preHandler hooks a plugin added for every route it declares (`app.addHook(
+ * 'preHandler', requireUser)`), which the route's own options do not show. Fastify keeps them
+ * under its `fastify.hooks` symbol on the plugin's instance (or the one it inherits from), and
+ * adds them once the plugin has loaded: read them when the document is built, not as routes are
+ * declared.
+ */
+function pluginHooks(instance: FastifyInstance): unknown[] {
+  for (let object: object | null = instance; object; object = Object.getPrototypeOf(object) as object | null) {
+    const symbol = Object.getOwnPropertySymbols(object).find((s) => s.description === 'fastify.hooks');
+    if (!symbol) continue;
+    const hooks = (object as Record<symbol, { onRequest?: unknown[]; preHandler?: unknown[] } | undefined>)[symbol];
+    return [...(hooks?.onRequest ?? []), ...(hooks?.preHandler ?? [])];
+  }
+  // A Fastify that keeps its hooks elsewhere: fail at start rather than call guarded routes public.
+  throw new Error('registerOpenApi: cannot read the plugin hooks of this Fastify version');
+}
+
+/** True when the route runs a session guard (requireUser, requireAdmin), its own or its plugin's. */
+function needsSession(route: RouteOptions, instance: FastifyInstance): boolean {
+  const hooks = [route.onRequest, route.preHandler, pluginHooks(instance)].flat().filter(Boolean);
+  return hooks.some((hook) => GUARDS.includes(hook));
 }
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // Before any route is added, so each gets its tag, summary and security.
-  app.addHook('onRoute', (route) => {
+  // The plugin instance of each route, to read its guards when the document is built.
+  const instances = new WeakMap<object, FastifyInstance>();
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
     const api = route.url.startsWith('/api/v1/') || route.url === '/api/v1';
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     if (!api) {
@@ -152,7 +161,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       if (summary && schema.summary === undefined) schema.summary = summary;
     }
     schema.tags ??= [tagOf(route.url)];
-    if (needsSession(route)) schema.security ??= [{ bearer: [] }];
+    instances.set(schema, this);
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -165,7 +174,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'Every call of the console. Errors answer `{detail}` in the caller’s language (Accept-Language). ' +
           'Sign in with POST /auth/login and send the token as `Authorization: Bearer <token>`.',
       },
+      // The paths hold /api/v1: the server is the console's own address (PUBLIC_URL).
+      servers: [{ url: app.config.publicUrl, description: 'This console (PUBLIC_URL)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    // Every operation says whether it needs a session, from the guards it runs: the bearer token,
+    // or none at all (`security: []`, a public operation).
+    transform: ({ schema, url, route }) => {
+      const instance = instances.get(schema);
+      if (!schema || schema.security !== undefined || !instance) return { schema, url };
+      return { schema: { ...schema, security: needsSession(route as RouteOptions, instance) ? [{ bearer: [] }] : [] }, url };
     },
   });
   await app.register(fastifySwaggerUi, {

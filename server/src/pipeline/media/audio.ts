@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, probe, runFfmpeg, type MediaTools } from './ffmpeg';
+import { MediaError, ffmpegFileArg, inputArgs, probe, runFfmpeg, type MediaTools } from './ffmpeg';
 
 /**
  * Narration audio: joining the narrated parts into one track and measuring audio files.
@@ -62,8 +62,7 @@ export async function measureLoudness(
     [
       '-loglevel',
       'info',
-      '-i',
-      ffmpegFileArg(file),
+      ...(await inputArgs(file, 'audio')),
       '-map',
       '0:a:0',
       '-af',
@@ -120,7 +119,7 @@ export interface ConcatAudioResult {
 
 /** The duration of an audio file, seconds. Throws MediaError('invalid') when it holds no audio. */
 export async function audioDurationSeconds(file: string, tools?: MediaTools): Promise<number> {
-  const info = await probe(file, tools ? { binary: tools.ffprobe.path } : {});
+  const info = await probe(file, { kind: 'audio', ...(tools ? { binary: tools.ffprobe.path } : {}) });
   if (!info.streams.some((stream) => stream.type === 'audio'))
     throw new MediaError('invalid', `${path.basename(file)} holds no audio`);
   if (!(info.durationSeconds > 0)) throw new MediaError('invalid', `${path.basename(file)} has no duration`);
@@ -170,8 +169,7 @@ export async function normalizeLoudness(
       [
         '-loglevel',
         'error',
-        '-i',
-        ffmpegFileArg(input),
+        ...(await inputArgs(input, 'audio')),
         '-af',
         gainAndLimitFilter(gain),
         '-c:a',
@@ -222,7 +220,7 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
       [
         '-loglevel',
         'error',
-        ...inputs.flatMap((file) => ['-i', ffmpegFileArg(file)]),
+        ...(await Promise.all(inputs.map((file) => inputArgs(file, 'audio')))).flat(),
         '-filter_complex',
         concatAudioGraph(inputs.length, gap),
         '-map',

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SNIFF_BYTES, sniffMediaType, type MediaFileType } from '../../lib/mediaInput';
 
 /**
  * Finding and running ffmpeg/ffprobe. Both are always started with an argument array (spawn, no
@@ -79,30 +81,69 @@ export function findOnPath(name: string, envPath: string | undefined): string | 
   return null;
 }
 
+/** The private copies of shipped binaries this process made, by source; removed when it exits. */
+const privateCopies = new Map<string, string>();
+let privateFolder: string | undefined;
+
+function sha256File(file: string): string {
+  const hash = crypto.createHash('sha256');
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    for (let read = fs.readSync(fd, buffer); read > 0; read = fs.readSync(fd, buffer)) hash.update(buffer.subarray(0, read));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * A copy of `file` this process alone can have written: in a new folder of its own (mkdtemp,
+ * 0700, checked to be this account's), compared byte for byte (SHA-256) with the original before
+ * it is answered. Never a path chosen in advance, which another account of the machine could
+ * have planted first. One copy per binary and process, removed when the process exits.
+ */
+export function privateCopy(file: string): string {
+  const known = privateCopies.get(file);
+  if (known && fs.existsSync(known)) return known;
+  if (!privateFolder) {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'storyflow-tools-'));
+    const stat = fs.lstatSync(folder);
+    if (!stat.isDirectory() || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) {
+      throw new Error(`${folder} is not a folder of this account`);
+    }
+    fs.chmodSync(folder, 0o700);
+    privateFolder = folder;
+    process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+  }
+  const copy = path.join(privateFolder, `${path.basename(file)}-${crypto.randomBytes(4).toString('hex')}`);
+  const expected = sha256File(file);
+  fs.copyFileSync(file, copy, fs.constants.COPYFILE_EXCL);
+  fs.chmodSync(copy, 0o700);
+  if (sha256File(copy) !== expected) {
+    fs.rmSync(copy, { force: true });
+    throw new Error(`the copy of ${file} differs from it`);
+  }
+  privateCopies.set(file, copy);
+  return copy;
+}
+
 /**
  * A binary shipped inside an npm package, made runnable: the packages set the run bit in an install
  * script that npm 11 does not run, and @ffprobe-installer's tarball has it for the owner only. When
- * this user may not run it and cannot chmod it, a private copy in the temporary folder is used.
+ * this user may not run it and cannot chmod it, a private copy is used (privateCopy).
  */
-function runnableShipped(file: string): string | null {
+export function runnableShipped(file: string, chmod: (file: string, mode: number) => void = fs.chmodSync): string | null {
   if (!fs.existsSync(file)) return null;
   if (isExecutable(file)) return file;
   try {
-    fs.chmodSync(file, 0o755);
+    chmod(file, 0o755);
     if (isExecutable(file)) return file;
   } catch {
     // Not ours: copy it below.
   }
   try {
-    const stat = fs.statSync(file);
-    const copy = path.join(os.tmpdir(), `storyflow-${path.basename(file)}-${stat.size}-${Math.round(stat.mtimeMs)}`);
-    if (!isExecutable(copy)) {
-      const partial = `${copy}.${process.pid}.partial`;
-      fs.copyFileSync(file, partial);
-      fs.chmodSync(partial, 0o755);
-      fs.renameSync(partial, copy);
-    }
-    return copy;
+    return privateCopy(file);
   } catch {
     return null;
   }
@@ -432,9 +473,11 @@ export function parseProbeJson(json: string): ProbeResult {
  * What a media file holds: `ffprobe -v error -print_format json -show_format -show_streams`.
  * Throws MediaError: 'missing' without ffprobe, 'invalid' when ffprobe cannot read the file.
  */
-export async function probe(file: string, opts: RunOptions = {}): Promise<ProbeResult> {
+export async function probe(file: string, opts: RunOptions & { kind?: InputKind } = {}): Promise<ProbeResult> {
   const binary = opts.binary ?? (await resolveMediaTools()).ffprobe.path;
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', `file:${path.resolve(file)}`];
+  const [, demuxer] = await inputArgs(file, opts.kind ?? 'any');
+  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams'];
+  args.push('-f', demuxer!, '-protocol_whitelist', 'file', ffmpegFileArg(file));
   try {
     const { stdout } = await spawnCollect(binary, args, {
       ...opts,
@@ -457,3 +500,71 @@ export async function probe(file: string, opts: RunOptions = {}): Promise<ProbeR
 export function ffmpegFileArg(file: string): string {
   return `file:${path.resolve(file)}`;
 }
+
+/** The demuxer ffmpeg is told to use for each kind of file it is given (never its own guess). */
+const DEMUXERS: Record<MediaFileType, string> = {
+  png: 'png_pipe',
+  jpeg: 'jpeg_pipe',
+  webp: 'webp_pipe',
+  wav: 'wav',
+  mp3: 'mp3',
+  ogg: 'ogg',
+  flac: 'flac',
+  mp4: 'mov',
+};
+
+/** What each use of an input accepts: a still, a sound (a narration, a music track, our AAC), a video we rendered, or any of them. */
+const KINDS: Record<InputKind, MediaFileType[]> = {
+  image: ['png', 'jpeg', 'webp'],
+  audio: ['wav', 'mp3', 'ogg', 'flac', 'mp4'],
+  video: ['mp4'],
+  any: ['png', 'jpeg', 'webp', 'wav', 'mp3', 'ogg', 'flac', 'mp4'],
+};
+export type InputKind = 'image' | 'audio' | 'video' | 'any';
+
+/**
+ * What `file` is, by its first bytes (lib/mediaInput.ts, sniffMediaType), checked against what
+ * the caller expects. Throws MediaError('invalid') for anything else: a playlist, a concat script
+ * or any other format ffmpeg would otherwise recognise and follow.
+ */
+export async function inputTypeOf(file: string, kind: InputKind): Promise<MediaFileType> {
+  let head: Buffer;
+  try {
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(SNIFF_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+      head = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new MediaError('invalid', `Cannot read ${path.basename(file)}: ${(error as Error).message}`);
+  }
+  const type = sniffMediaType(head);
+  if (!type || !KINDS[kind].includes(type)) {
+    const expected = {
+      image: 'a PNG, JPEG or WebP image',
+      audio: 'WAV, MP3, Ogg, FLAC or M4A audio',
+      video: 'an MP4 video',
+      any: 'an image, audio or video file of a known type',
+    }[kind];
+    throw new MediaError('invalid', `${path.basename(file)} is not ${expected}${type ? ` (it is ${type.toUpperCase()})` : ''}`);
+  }
+  return type;
+}
+
+/**
+ * The ffmpeg (or ffprobe) arguments that open `file` as an input: its demuxer named (from its
+ * first bytes, never guessed by ffmpeg, so a file that is really an HLS playlist or a concat
+ * script is refused before ffmpeg runs, instead of being followed to other files), and only the
+ * `file` protocol allowed for it and anything it could open. `-i` comes last: options for this
+ * input (-stream_loop, -t) go before the answer.
+ */
+export async function inputArgs(file: string, kind: InputKind): Promise<string[]> {
+  const type = await inputTypeOf(file, kind);
+  return ['-f', DEMUXERS[type], '-protocol_whitelist', 'file', '-i', ffmpegFileArg(file)];
+}
+
+/** The input options of a file this process wrote itself in a format ffmpeg cannot guess (raw pixels, our concat list). */
+export const OWN_INPUT = ['-protocol_whitelist', 'file'] as const;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NARRATION_SAMPLE_RATE, audioDurationSeconds, normalizeLoudness, type Loudness } from './audio';
-import { MediaError, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
+import { MediaError, ffmpegFileArg, inputArgs, runFfmpeg, type MediaTools } from './ffmpeg';
 
 /**
  * Background music under the narration: the admin's track brought to a quiet bed, ducked further
@@ -72,8 +72,7 @@ export async function measureIntegratedLoudness(
       '-nostats',
       '-t',
       String(MEASURED_SECONDS),
-      '-i',
-      ffmpegFileArg(file),
+      ...(await inputArgs(file, 'audio')),
       '-map',
       '0:a:0',
       '-af',
@@ -132,12 +131,10 @@ export async function mixMusic(
       [
         '-loglevel',
         'error',
-        '-i',
-        ffmpegFileArg(narration),
+        ...(await inputArgs(narration, 'audio')),
         '-stream_loop',
         '-1',
-        '-i',
-        ffmpegFileArg(music),
+        ...(await inputArgs(music, 'audio')),
         '-filter_complex',
         musicMixGraph(seconds, musicGainDb(loudness)),
         '-map',

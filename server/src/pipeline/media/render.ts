@@ -1,7 +1,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, mediaToolsEnv, probe, resolveMediaTools, runFfmpeg, type MediaTools } from './ffmpeg';
+import {
+  MediaError,
+  OWN_INPUT,
+  ffmpegFileArg,
+  inputArgs,
+  inputTypeOf,
+  mediaToolsEnv,
+  probe,
+  resolveMediaTools,
+  runFfmpeg,
+  type MediaTools,
+} from './ffmpeg';
 import { chooseFonts, fontFolder, type FontChoice } from './fonts';
 import { fontForGraph } from './sceneCards';
 import { type Cue, balancedLines, toAss } from './subtitles';
@@ -327,6 +338,9 @@ async function validateInput(input: RenderInput): Promise<void> {
     const stat = await fs.stat(file).catch(() => null);
     if (!stat?.isFile()) throw new MediaError('invalid', `Missing input file: ${file}`);
   }
+  // What each file really is, before any ffmpeg runs: stills are images, the narration is audio.
+  await inputTypeOf(input.audio, 'audio');
+  for (const segment of input.segments) await inputTypeOf(segment.image, 'image');
 }
 
 export interface ThumbnailInput {
@@ -383,7 +397,7 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
   try {
     const fit = `[0:v]trim=end_frame=1,scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic,crop=${width}:${height},setsar=1,format=rgb24`;
     let graph = `${fit}[out]`;
-    const inputs = ['-i', ffmpegFileArg(input.image)];
+    const inputs = await inputArgs(input.image, 'image');
     if (lines.length > 0) {
       const fonts = input.fonts ?? (await chooseFonts(input.title ?? ''));
       missingGlyphs = fonts.missing;
@@ -392,7 +406,7 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
       await Promise.all(lines.map((line, i) => fs.writeFile(path.join(workDir, textFiles[i]), line, 'utf8')));
       scratch.push(shadeFile);
       await fs.writeFile(path.join(workDir, shadeFile), thumbnailShade(width, height));
-      inputs.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-i', `file:${shadeFile}`);
+      inputs.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, ...OWN_INPUT, '-i', `file:${shadeFile}`);
       // Sized by the short side: a vertical thumbnail's title is as large as a landscape one's.
       const size = Math.round(Math.min(width, height) * 0.105);
       const lineHeight = Math.round(size * 1.2);
@@ -441,7 +455,7 @@ async function encodePass(pass: RenderPass, index: number, output: string, ctx: 
     'utf8',
   );
   const args = ['-loglevel', 'error'];
-  for (const segment of pass.segments) args.push('-i', ffmpegFileArg(segment.image));
+  for (const segment of pass.segments) args.push(...(await inputArgs(segment.image, 'image')));
   args.push('-filter_complex_script', graphFile, '-map', '[v]', ...encoderArgs(ctx.settings), '-an');
   args.push('-f', 'mp4', ffmpegFileArg(output));
   await runFfmpeg(args, {
@@ -462,8 +476,7 @@ async function encodeAudio(audio: string, output: string, ctx: PassContext): Pro
     [
       '-loglevel',
       'error',
-      '-i',
-      ffmpegFileArg(audio),
+      ...(await inputArgs(audio, 'audio')),
       '-map',
       '0:a:0',
       '-vn',
@@ -490,16 +503,17 @@ async function muxParts(
 ): Promise<void> {
   const args = ['-loglevel', 'error'];
   if (parts.length === 1) {
-    args.push('-i', parts[0]!.file);
+    args.push(...(await inputArgs(path.join(ctx.workDir, parts[0]!.file), 'video')));
   } else {
     const list = [
       'ffconcat version 1.0',
       ...parts.flatMap((part) => [`file ${part.file}`, `duration ${(part.frames / ctx.settings.fps).toFixed(6)}`]),
     ];
     await fs.writeFile(path.join(ctx.workDir, listFile), `${list.join('\n')}\n`, 'utf8');
-    args.push('-f', 'concat', '-safe', '0', '-i', listFile);
+    // Our own list of our own parts: plain names in the working folder (-safe 1 refuses any other), files only.
+    args.push('-f', 'concat', '-safe', '1', ...OWN_INPUT, '-i', listFile);
   }
-  args.push('-i', ffmpegFileArg(audio), '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart');
+  args.push(...(await inputArgs(audio, 'audio')), '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart');
   args.push('-f', 'mp4', ffmpegFileArg(output));
   await runFfmpeg(args, { cwd: ctx.workDir, timeoutMs: ctx.remainingMs(), signal: ctx.signal, binary: ctx.ffmpeg });
 }
@@ -517,7 +531,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const tools = await renderTools(input);
   const ffmpeg = tools.ffmpeg.path;
 
-  const audioInfo = await probe(input.audio, { binary: tools.ffprobe.path, signal: input.signal });
+  const audioInfo = await probe(input.audio, { binary: tools.ffprobe.path, signal: input.signal, kind: 'audio' });
   if (!audioInfo.streams.some((stream) => stream.type === 'audio') || !(audioInfo.durationSeconds > 0)) {
     throw new MediaError('invalid', `${path.basename(input.audio)} holds no audio`);
   }
@@ -627,7 +641,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     scratch.push(`parts-${id}.ffconcat`);
     await muxParts(parts, path.join(workDir, audioFile), temporary, ctx, `parts-${id}.ffconcat`);
 
-    const result = await probe(temporary, { binary: tools.ffprobe.path });
+    const result = await probe(temporary, { binary: tools.ffprobe.path, kind: 'video' });
     const video = result.streams.find((stream) => stream.type === 'video');
     if (!video?.width || !video.height) throw new MediaError('failed', 'ffmpeg wrote a video without a picture');
     const { size } = await fs.stat(temporary);

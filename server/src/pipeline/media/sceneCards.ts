@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MediaError, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
+import { MediaError, OWN_INPUT, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
 import { chooseFonts } from './fonts';
 import { wrapText } from './subtitles';
 
@@ -293,6 +293,7 @@ export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardRes
       'rgb24',
       '-s',
       `${width}x${height}`,
+      ...OWN_INPUT,
       '-i',
       'file:background.rgb',
       '-filter_complex',
