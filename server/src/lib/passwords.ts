@@ -20,7 +20,10 @@ const scrypt = promisify(crypto.scrypt) as (
  * sign-in (needsRehash), as is any hash made with less memory or fewer passes than today's.
  *
  * A burst of sign-ins must not exhaust the server's memory, so at most MAX_CONCURRENT_HASHES run
- * at once; the others wait their turn.
+ * at once; the others wait their turn, at most `maxWaiting` of them (MAX_WAITING_HASHES unless the
+ * caller says otherwise: PASSWORD_HASH_QUEUE). Past that a hash is refused at once with
+ * HashQueueFull, which says how long the queue needs to drain: waiting longer would only stall
+ * every sign-in behind a flood.
  */
 export const DEFAULT_HASH_COST = 17;
 /** Passes over the memory (Argon2's t). */
@@ -31,35 +34,72 @@ const LANES = 1;
 const HASH_LENGTH = 32;
 /** Hashes running at once: each holds 128 MiB at the default cost. */
 export const MAX_CONCURRENT_HASHES = 2;
+/** Hashes that may wait for a turn before more are refused (PASSWORD_HASH_QUEUE's default). */
+export const MAX_WAITING_HASHES = 32;
+
+/** The hash queue is full: answer "busy, try again in `retryAfterSeconds`" (503 with Retry-After). */
+export class HashQueueFull extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('password hash queue full');
+    this.name = 'HashQueueFull';
+  }
+}
+
+export interface HashOptions {
+  /** Hashes allowed to wait for a turn before this one is refused (MAX_WAITING_HASHES). */
+  maxWaiting?: number;
+}
 
 let running = 0;
 const waiting: Array<() => void> = [];
+/** How long a hash takes here, as a moving average (for Retry-After). */
+let averageMs = 150;
 
-/** Runs `work` when fewer than MAX_CONCURRENT_HASHES hashes are running. */
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
-  running += 1;
+/**
+ * Runs `work` as one of the hashes: now when fewer than MAX_CONCURRENT_HASHES run, else after the
+ * ones waiting before it; refused (HashQueueFull) when `maxWaiting` already wait. A finished hash
+ * hands its turn straight to the next in line, so a newcomer can never slip in between.
+ */
+export async function inHashTurn<T>(work: () => Promise<T>, { maxWaiting = MAX_WAITING_HASHES }: HashOptions = {}): Promise<T> {
+  if (running >= MAX_CONCURRENT_HASHES) {
+    if (waiting.length >= maxWaiting) {
+      const drainMs = ((waiting.length + running) / MAX_CONCURRENT_HASHES) * averageMs;
+      throw new HashQueueFull(Math.max(1, Math.ceil(drainMs / 1000)));
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  const started = performance.now();
   try {
     return await work();
   } finally {
-    running -= 1;
-    waiting.shift()?.();
+    averageMs = 0.8 * averageMs + 0.2 * (performance.now() - started);
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
   }
 }
 
 const normalized = (password: string) => password.normalize('NFKC');
 
 /** Hashes a password with Argon2id over 2^cost KiB. */
-export async function hashPassword(password: string, cost: number = DEFAULT_HASH_COST): Promise<string> {
-  return inTurn(() =>
-    argon2Hash(normalized(password), {
-      algorithm: ARGON2ID,
-      memoryCost: 2 ** cost,
-      timeCost: PASSES,
-      parallelism: LANES,
-      outputLen: HASH_LENGTH,
-      salt: crypto.randomBytes(16),
-    }),
+export async function hashPassword(
+  password: string,
+  cost: number = DEFAULT_HASH_COST,
+  options: HashOptions = {},
+): Promise<string> {
+  return inHashTurn(
+    () =>
+      argon2Hash(normalized(password), {
+        algorithm: ARGON2ID,
+        memoryCost: 2 ** cost,
+        timeCost: PASSES,
+        parallelism: LANES,
+        outputLen: HASH_LENGTH,
+        salt: crypto.randomBytes(16),
+      }),
+    options,
   );
 }
 
@@ -90,13 +130,14 @@ function parse(stored: string): Parsed | null {
   return { scheme: 'scrypt', ...params, salt: Buffer.from(saltText, 'base64url'), hash };
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, options: HashOptions = {}): Promise<boolean> {
   const parsed = parse(stored);
   if (!parsed) return false;
-  if (parsed.scheme === 'argon2id') return inTurn(() => argon2Verify(stored, normalized(password)));
+  if (parsed.scheme === 'argon2id') return inHashTurn(() => argon2Verify(stored, normalized(password)), options);
   const { n, r, p, salt, hash } = parsed;
-  const actual = await inTurn(() =>
-    scrypt(normalized(password), salt, hash.length, { N: n, r, p, maxmem: 128 * n * r + 16 * 1024 * 1024 }),
+  const actual = await inHashTurn(
+    () => scrypt(normalized(password), salt, hash.length, { N: n, r, p, maxmem: 128 * n * r + 16 * 1024 * 1024 }),
+    options,
   );
   return crypto.timingSafeEqual(actual, hash);
 }
@@ -114,6 +155,8 @@ export function dummyPasswordHash(cost: number = DEFAULT_HASH_COST): Promise<str
   if (!known) {
     known = hashPassword(crypto.randomBytes(16).toString('hex'), cost);
     dummyHashes.set(cost, known);
+    // A refusal (the queue was full) is not kept: the next caller makes it.
+    known.catch(() => dummyHashes.delete(cost));
   }
   return known;
 }

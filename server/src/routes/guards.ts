@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../errors';
+import { addressKey } from '../lib/clientAddress';
 
 export function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -16,14 +17,15 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 }
 
 /**
- * Pre-handler: counts the request against the limit of `what` per client address and, for a
+ * Pre-handler: counts the request against the limit of `what` per client address (an IPv6
+ * address by its /64: lib/clientAddress) and, for a
  * signed-in caller, per account (429 with Retry-After beyond it). Runs after requireUser.
  */
 export function throttle(what: 'signup' | 'reset' | 'verify' | 'test') {
   return async (request: FastifyRequest): Promise<void> => {
     const { config, services } = request.server;
     const limit = what === 'test' ? config.testRateLimitPerHour : config.authRateLimitPerHour;
-    const keys = [`${what}:address:${request.ip}`];
+    const keys = [`${what}:address:${addressKey(request.ip)}`];
     if (request.user) keys.push(`${what}:user:${request.user.id}`);
     const email = (request.body as { email?: unknown } | undefined)?.email;
     if (what === 'reset' && typeof email === 'string') keys.push(`${what}:email:${email.trim().toLowerCase()}`);

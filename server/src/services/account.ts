@@ -2,7 +2,7 @@ import { and, eq, ne, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { executions, processes, prompts, users } from '../db/schema';
 import { unprocessable } from '../errors';
-import { verifyPassword } from '../lib/passwords';
+import type { Reauthentication } from './reauthentication';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -10,6 +10,8 @@ export interface AccountServiceDeps {
   db: Db;
   /** Removes the media folders of executions (after the records are gone). */
   removeMedia(executionIds: string[]): Promise<void>;
+  /** Checks the confirming password: counted before it is hashed, one at a time per account. */
+  reauthentication: Pick<Reauthentication, 'check'>;
 }
 
 /**
@@ -21,10 +23,10 @@ export interface AccountServiceDeps {
  * shared catalogue and infrastructure and stay, with no author. Videos already on YouTube stay on
  * the user's channel. Nobody else's data changes.
  */
-export function createAccountService({ db, removeMedia }: AccountServiceDeps) {
+export function createAccountService({ db, removeMedia, reauthentication }: AccountServiceDeps) {
   async function remove(user: UserRow, password: string): Promise<void> {
     if (!password) throw unprocessable('auth.passwordRequired');
-    if (!(await verifyPassword(password, user.passwordHash))) throw unprocessable('auth.passwordWrong');
+    if (!(await reauthentication.check(user, password))) throw unprocessable('auth.passwordWrong');
     const executionIds = await db.transaction(async (tx) => {
       const owned = await tx.select({ id: executions.id }).from(executions).where(eq(executions.userId, user.id));
       const usedByOthers = tx
