@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     // A killed worker's run is taken over 10 s after its last heartbeat (90 s in production).
     LEASE_STALE_SECONDS: '10',
     WORKER_CONCURRENCY: '1',
+    // Round after round of runs for one user: past the hourly ceiling of "run now" (30) otherwise.
+    MAX_MANUAL_RUNS_PER_HOUR: '100000',
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
   };
 

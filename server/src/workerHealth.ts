@@ -25,7 +25,8 @@ export async function startWorkerHealth(options: {
       if (request.method !== 'GET') return json(405, { detail: 'Method not allowed' });
       if (url.pathname === '/health/live') return json(200, { status: 'ok' });
       if (url.pathname === '/health/ready') {
-        const { ready, ...health } = await options.services.health();
+        // No sessions here: the short answer, as the API gives anyone but an admin (no tools, no versions).
+        const { ready, media: _media, ...health } = await options.services.health();
         return json(ready ? 200 : 503, ready ? health : { ...health, detail: 'The worker is not ready' });
       }
       if (url.pathname === '/metrics' && options.metrics) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { BODY_LIMIT_BYTES } from '../src/app';
-import { buildTestApp, call, freshDatabase, signUp, type TestContext } from './helper';
+import { TEST_ADMIN_EMAIL, buildTestApp, call, freshDatabase, signUp, type TestContext } from './helper';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -64,8 +64,27 @@ test('unknown fields are refused on authentication bodies', async () => {
   expect(response.statusCode).toBe(400);
 });
 
-test('health reports the database and the media tools it found, with their versions but not their paths', async () => {
-  const response = await call(ctx.app, 'GET', '/api/v1/health');
+test('health tells anyone only the status of the database and queue; the media tools and versions are for admins', async () => {
+  const short = { status: 'ok', database: 'ok', queue: 'disabled' };
+  // Anonymous, a bad token, a signed-in user who is not an admin: the short answer.
+  const user = await signUp(ctx.app);
+  const callers: Array<Record<string, string>> = [
+    {},
+    { authorization: 'Bearer not-a-token' },
+    { authorization: `Bearer ${user.token}` },
+  ];
+  for (const headers of callers) {
+    for (const url of ['/api/v1/health', '/api/v1/health/ready']) {
+      const response = await call(ctx.app, 'GET', url, { headers });
+      expect([url, response.statusCode]).toEqual([url, 200]);
+      expect(response.json()).toEqual(short);
+      expect(response.body).not.toMatch(/ffmpeg|ffprobe|espeak|version|bundled/i);
+    }
+  }
+
+  const admin = await signUp(ctx.app, { email: TEST_ADMIN_EMAIL });
+  expect(admin.user.is_admin).toBe(true);
+  const response = await call(ctx.app, 'GET', '/api/v1/health', { token: admin.token });
   expect(response.statusCode).toBe(200);
   const tool = {
     status: 'ok',
@@ -73,17 +92,19 @@ test('health reports the database and the media tools it found, with their versi
     version: expect.any(String),
   };
   expect(response.json()).toEqual({
-    status: 'ok',
-    database: 'ok',
-    queue: 'disabled',
+    ...short,
     media: {
       ffmpeg: tool,
       ffprobe: tool,
       local_voice: { status: 'ok', source: 'bundled', version: '@echogarden/espeak-ng-emscripten 0.3.5' },
     },
   });
+  // Versions, never paths.
   expect(response.body).not.toContain('node_modules');
   expect(response.body).not.toContain('/usr/');
+  expect((await call(ctx.app, 'GET', '/api/v1/health/ready', { token: admin.token })).json()).toMatchObject({
+    media: { ffmpeg: tool },
+  });
 });
 
 test('a server error hides its message and stack from the caller', async () => {

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { oauthStates } from '../src/db/schema';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { UPSTREAM_HTML, UPSTREAM_MARKER, buildTestApp, call, expectNoUpstreamText, signUp, type TestContext } from './helper';
 
@@ -249,22 +250,80 @@ describe('connection test', () => {
 });
 
 describe('authorization window', () => {
+  /** A browser's cookie jar: the cookies the console's answers set, sent back on the window's requests. */
+  type Jar = Map<string, string>;
+  const newJar = (): Jar => new Map();
+  function keep(jar: Jar, response: { headers: Record<string, unknown> }) {
+    const raw = response.headers['set-cookie'];
+    for (const line of raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)]) {
+      const [pair] = String(line).split(';');
+      const at = pair!.indexOf('=');
+      const [name, value] = [pair!.slice(0, at), pair!.slice(at + 1)];
+      if (/Max-Age=0/i.test(String(line))) jar.delete(name);
+      else jar.set(name, value);
+    }
+  }
+  const cookieHeader = (jar: Jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  /** A top-level GET of ours from this browser (the window, Google's redirect back). */
+  async function visit(jar: Jar, url: string, headers: Record<string, string> = {}) {
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: url.replace('http://console.test', ''),
+      headers: { accept: 'text/html,*/*;q=0.8', ...(jar.size > 0 ? { cookie: cookieHeader(jar) } : {}), ...headers },
+    });
+    keep(jar, response);
+    return response;
+  }
+  /** The console asks for the window's URL (a same-origin fetch: its cookie lands in the jar). */
+  async function authorize(user: { token: string }, configId: string, jar: Jar) {
+    const response = await call(ctx.app, 'POST', `${base}/${configId}/authorize`, { token: user.token });
+    expect(response.statusCode).toBe(200);
+    keep(jar, response);
+    return response.json().url as string;
+  }
+  /** The window, Google's consent screen, and back to our callback, in this browser. */
+  async function throughGoogle(jar: Jar, url: string) {
+    const window = await visit(jar, url);
+    expect(window.statusCode).toBe(302);
+    const approved = await fetch(window.headers.location as string, { redirect: 'manual' });
+    const back = new URL(approved.headers.get('location')!);
+    return {
+      window,
+      back: back.pathname + back.search,
+      callback: (headers: Record<string, string> = {}) => visit(jar, back.pathname + back.search, headers),
+    };
+  }
+
   async function prepared() {
     const user = await signUp(ctx.app);
     const b = body();
     google.addClient(b.client_id, b.client_secret);
     google.addAccount([{ id: b.channel_id, title: 'Contos', subscriberCount: 5, videoCount: 6, viewCount: 7 }]);
     const created = (await create(b, user.token)).json();
-    const { url } = (await call(ctx.app, 'POST', `${base}/${created.id}/authorize`, { token: user.token })).json();
-    return { user, b, created, url: url as string };
+    const jar = newJar();
+    const url = await authorize(user, created.id, jar);
+    return { user, b, created, url, jar };
   }
+  const stored = async (user: { token: string }, id: string) =>
+    (await call(ctx.app, 'GET', `${base}/${id}`, { token: user.token })).json();
 
   test('goes to Google’s consent screen without the client secret, stores the refresh token and tells the opener', async () => {
-    const { user, b, created, url } = await prepared();
+    const { user, b, created, url, jar } = await prepared();
     expect(url).toMatch(/^http:\/\/console\.test\/api\/v1\/youtube-auth\?state=/);
     expect(url).not.toContain(b.client_secret);
-    const window = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
-    expect(window.statusCode).toBe(302);
+    // The cookie that binds the state to this browser: HttpOnly, Lax, only for the window's path, 10 minutes.
+    const answer = await call(ctx.app, 'POST', `${base}/${created.id}/authorize`, { token: user.token });
+    const setCookie = String(answer.headers['set-cookie']);
+    expect(setCookie).toMatch(/^storyflow_oauth_[A-Za-z0-9_-]+=[A-Za-z0-9_-]{43}; /);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Lax');
+    expect(setCookie).toContain('Path=/api/v1/youtube-auth');
+    expect(setCookie).toContain('Max-Age=600');
+    expect(setCookie).not.toContain('Secure'); // PUBLIC_URL is http here
+    // The nonce itself is not in the state (only its hash).
+    expect(url).not.toContain(setCookie.split(';')[0]!.split('=')[1]!);
+
+    const { window, callback } = await throughGoogle(jar, url);
     const consent = new URL(window.headers.location as string);
     expect(consent.origin + consent.pathname).toBe(google.authUrl);
     expect(consent.searchParams.get('client_id')).toBe(b.client_id);
@@ -281,80 +340,185 @@ describe('authorization window', () => {
     expect(window.headers.location).not.toContain(b.client_secret);
 
     // The browser follows Google's consent screen back to our callback.
-    const approved = await fetch(window.headers.location as string, { redirect: 'manual' });
-    const back = new URL(approved.headers.get('location')!);
-    const callback = await ctx.app.inject({ method: 'GET', url: back.pathname + back.search });
-    expect(callback.statusCode).toBe(200);
-    expect(callback.headers['content-type']).toContain('text/html');
-    expect(callback.body).toContain('"type":"youtube-auth"');
-    expect(callback.body).toContain('"ok":true');
-    expect(callback.body).toContain(created.id);
-    expect(callback.body).toContain('Connected to YouTube channel “Contos”.');
-    const stored = (await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token })).json();
-    expect(stored).toMatchObject({ has_refresh_token: true, is_connected: true });
+    const before = jar.size;
+    const page = await callback();
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('"type":"youtube-auth"');
+    expect(page.body).toContain('"ok":true');
+    expect(page.body).toContain(created.id);
+    expect(page.body).toContain('Connected to YouTube channel “Contos”.');
+    // The spent state's cookie is removed from the browser.
+    expect(jar.size).toBe(before - 1);
+    expect(await stored(user, created.id)).toMatchObject({ has_refresh_token: true, is_connected: true });
+  });
+
+  test('the cookie is Secure when the console is on https', async () => {
+    const secure = await buildTestApp({ PUBLIC_URL: 'https://console.example' });
+    try {
+      const user = await signUp(secure.app);
+      const created = (await call(secure.app, 'POST', `${base}/`, { token: user.token, body: body() })).json();
+      const answer = await call(secure.app, 'POST', `${base}/${created.id}/authorize`, { token: user.token });
+      expect(String(answer.headers['set-cookie'])).toMatch(/; Secure$/);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  test('a state opened in another browser is refused at the window and at the callback, and stores nothing', async () => {
+    const { user, created, url, jar } = await prepared();
+    // The victim's browser: no cookie at all, then a cookie of its own (another authorization it asked for).
+    const victim = await signUp(ctx.app);
+    const victimConfig = (await create(body(), victim.token)).json();
+    const victimJar = newJar();
+    await authorize(victim, victimConfig.id, victimJar);
+    for (const other of [newJar(), victimJar]) {
+      const window = await visit(other, url, { 'accept-language': 'pt-BR' });
+      expect(window.statusCode).toBe(400);
+      expect(window.headers['content-type']).toContain('text/html');
+      expect(window.headers.location).toBeUndefined();
+      expect(window.body).toContain('"ok":false');
+      expect(window.body).toContain('Abra a autorização pelo console neste navegador.');
+    }
+    // A cookie with the right name but another value (guessed, or from a state issued earlier) is no better.
+    const [[name]] = [...jar];
+    const forgedJar: Jar = new Map([[name!, 'A'.repeat(43)]]);
+    expect((await visit(forgedJar, url)).statusCode).toBe(400);
+
+    // The attacker went through Google with their own browser and hands the victim the redirect back.
+    const { back } = await throughGoogle(jar, url);
+    for (const other of [newJar(), victimJar, forgedJar]) {
+      const page = await visit(other, back);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('"ok":false');
+      expect(page.body).toContain('This authorization was not started in this browser.');
+    }
+    expect(await stored(user, created.id)).toMatchObject({ has_refresh_token: false, is_connected: false });
+    expect(await stored(victim, victimConfig.id)).toMatchObject({ has_refresh_token: false });
+    // Refused attempts did not spend it: the browser that asked still completes.
+    const page = await visit(jar, back);
+    expect(page.body).toContain('"ok":true');
+  });
+
+  test('a state is spent by its callback: the same redirect back, or the window again, is refused', async () => {
+    const { user, created, url, jar } = await prepared();
+    const { back } = await throughGoogle(jar, url);
+    // Keep the cookie as a browser that ignored the removal would.
+    const copy: Jar = new Map(jar);
+    expect((await visit(jar, back)).body).toContain('"ok":true');
+    await call(ctx.app, 'PUT', `${base}/${created.id}`, { token: user.token, body: { refresh_token: '1//typed-by-hand' } });
+    const again = await visit(new Map(copy), back);
+    expect(again.body).toContain('"ok":false');
+    expect(again.body).toContain('This authorization link was already used.');
+    const window = await visit(new Map(copy), url);
+    expect(window.statusCode).toBe(400);
+    expect(window.body).toContain('already used');
+    // The second use stored nothing: the hand-typed token is still the one (not connected to Google).
+    expect(await stored(user, created.id)).toMatchObject({ has_refresh_token: true, is_connected: false });
+  });
+
+  test('a state issued before a password change is void', async () => {
+    const { user, created, url, jar } = await prepared();
+    const { back } = await throughGoogle(jar, url);
+    const changed = await call(ctx.app, 'PUT', '/api/v1/auth/password', {
+      token: user.token,
+      body: { current_password: 'secret123', new_password: 'another-secret-456' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await visit(new Map(jar), url)).statusCode).toBe(400);
+    const page = await visit(jar, back);
+    expect(page.body).toContain('"ok":false');
+    expect(page.body).toContain('invalid or has expired');
+    const fresh = changed.json().access_token as string;
+    expect(await stored({ token: fresh }, created.id)).toMatchObject({ has_refresh_token: false });
+    // A new authorization after the change works.
+    const second = newJar();
+    const { callback } = await throughGoogle(second, await authorize({ token: fresh }, created.id, second));
+    expect((await callback()).body).toContain('"ok":true');
+  });
+
+  test('a user keeps at most 20 pending authorizations, the newest; expired ones are removed', async () => {
+    const { user, created, url: oldest, jar } = await prepared();
+    const urls: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      ctx.clock.advance(1000);
+      urls.push(await authorize(user, created.id, jar));
+    }
+    const { id: userId } = (await call(ctx.app, 'GET', '/api/v1/auth/me', { token: user.token })).json();
+    const pending = async () => (await ctx.database.db.select().from(oauthStates).where(eq(oauthStates.userId, userId))).length;
+    expect(await pending()).toBe(20);
+    expect((await visit(jar, oldest)).statusCode).toBe(400);
+    expect((await visit(jar, urls[0]!)).statusCode).toBe(302);
+    ctx.clock.advance(11 * 60_000);
+    try {
+      await authorize(user, created.id, newJar());
+      expect(await pending()).toBe(1);
+    } finally {
+      ctx.clock.advance(-11 * 60_000 - 20 * 1000);
+    }
   });
 
   test('a token endpoint answering an HTML error page: the callback says so in our words, never the page', async () => {
-    const { user, created, url } = await prepared();
-    const window = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
-    const approved = await fetch(window.headers.location as string, { redirect: 'manual' });
-    const back = new URL(approved.headers.get('location')!);
+    const { user, created, url, jar } = await prepared();
+    const { callback } = await throughGoogle(jar, url);
     google.answerPageNext('/token', 10, 400, UPSTREAM_HTML);
     try {
-      const callback = await ctx.app.inject({
-        method: 'GET',
-        url: back.pathname + back.search,
-        headers: { 'accept-language': 'pt-BR' },
-      });
-      expect(callback.statusCode).toBe(200);
-      expect(callback.body).toContain('"ok":false');
+      const page = await callback({ 'accept-language': 'pt-BR' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('"ok":false');
       // The page is our own HTML: none of Google's words (nor its link) may be in it.
-      expect(callback.body).not.toContain(UPSTREAM_MARKER);
-      expect(callback.body).not.toMatch(/Bad Gateway|upstream server|error guide|docs\/errors/);
+      expect(page.body).not.toContain(UPSTREAM_MARKER);
+      expect(page.body).not.toMatch(/Bad Gateway|upstream server|error guide|docs\/errors/);
     } finally {
       google.answerPageNext('/token', 0, 400, '');
     }
-    const stored = await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token });
-    expect(stored.json()).toMatchObject({ has_refresh_token: false, is_connected: false });
-    expectNoUpstreamText(stored.body);
+    const answer = await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token });
+    expect(answer.json()).toMatchObject({ has_refresh_token: false, is_connected: false });
+    expectNoUpstreamText(answer.body);
   });
 
   test('a denied consent, a forged or expired state, and a missing refresh token all fail cleanly', async () => {
-    const { user, created, url } = await prepared();
+    const { user, created, url, jar } = await prepared();
     google.setConsent('deny');
     try {
-      const window = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
-      const denied = await fetch(window.headers.location as string, { redirect: 'manual' });
-      const back = new URL(denied.headers.get('location')!);
-      const callback = await ctx.app.inject({ method: 'GET', url: back.pathname + back.search });
-      expect(callback.body).toContain('"ok":false');
-      expect(callback.body).toContain('Access was not granted');
+      const { callback } = await throughGoogle(jar, url);
+      const page = await callback();
+      expect(page.body).toContain('"ok":false');
+      expect(page.body).toContain('Access was not granted');
     } finally {
       google.setConsent('approve');
     }
 
-    const forged = await ctx.app.inject({ method: 'GET', url: '/api/v1/youtube-auth?state=not-a-state' });
+    const forged = await visit(jar, '/api/v1/youtube-auth?state=not-a-state');
     expect(forged.statusCode).toBe(400);
-    expect(forged.json().detail).toMatch(/invalid or has expired/);
-    const forgedCallback = await ctx.app.inject({ method: 'GET', url: '/api/v1/youtube-auth/callback?code=x&state=nope' });
+    expect(forged.headers['content-type']).toContain('text/html');
+    expect(forged.body).toMatch(/invalid or has expired/);
+    // A client that does not ask for a page gets the API's usual answer.
+    const asApi = await ctx.app.inject({ method: 'GET', url: '/api/v1/youtube-auth?state=not-a-state' });
+    expect(asApi.statusCode).toBe(400);
+    expect(asApi.json().detail).toMatch(/invalid or has expired/);
+    const forgedCallback = await visit(jar, '/api/v1/youtube-auth/callback?code=x&state=nope');
     expect(forgedCallback.body).toContain('"ok":false');
 
+    const lateJar = newJar();
+    const lateUrl = await authorize(user, created.id, lateJar);
     ctx.clock.advance(11 * 60_000);
-    const late = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
-    expect(late.statusCode).toBe(400);
-    ctx.clock.advance(-11 * 60_000);
+    try {
+      const late = await visit(lateJar, lateUrl);
+      expect(late.statusCode).toBe(400);
+      expect(late.body).toMatch(/invalid or has expired/);
+    } finally {
+      ctx.clock.advance(-11 * 60_000);
+    }
 
     google.setIssueRefreshToken(false);
     try {
-      const window = await ctx.app.inject({ method: 'GET', url: url.replace('http://console.test', '') });
-      const approved = await fetch(window.headers.location as string, { redirect: 'manual' });
-      const back = new URL(approved.headers.get('location')!);
-      const callback = await ctx.app.inject({ method: 'GET', url: back.pathname + back.search });
-      expect(callback.body).toContain('did not return a refresh token');
+      const again = newJar();
+      const { callback } = await throughGoogle(again, await authorize(user, created.id, again));
+      expect((await callback()).body).toContain('did not return a refresh token');
     } finally {
       google.setIssueRefreshToken(true);
     }
-    const stored = (await call(ctx.app, 'GET', `${base}/${created.id}`, { token: user.token })).json();
-    expect(stored.has_refresh_token).toBe(false);
+    expect((await stored(user, created.id)).has_refresh_token).toBe(false);
   });
 });

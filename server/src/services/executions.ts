@@ -1,6 +1,6 @@
-import { and, count, desc, eq, lt, ne, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { executions, processes, type StepProgress } from '../db/schema';
+import { executions, processes, rateLimits, type StepProgress } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
 import type { Language, MessageKey, MessageParams } from '../messages';
 import type { MediaStorage } from '../providers/mediaStorage';
@@ -117,9 +117,24 @@ export interface ExecutionServiceDeps {
   storage: MediaStorage;
   /** Hands a running execution to the job queue; absent when this process cannot enqueue. */
   enqueue?: (executionId: string) => Promise<string | null>;
+  /** Per-user ceilings on the runs an owner starts by hand (absent: none). */
+  limits?: RunLimits;
 }
 
-export function createExecutionService({ db, now, appSecret, storage, enqueue }: ExecutionServiceDeps) {
+/**
+ * What one user may ask of the shared queue (issue 28): "run now" and "retry" are refused (429)
+ * while `maxActivePerUser` of their runs are queued or running, the scheduler's included, or once
+ * `maxManualPerHour` of them were accepted in the current hour. The scheduler itself is never
+ * refused (docs/decisions.md, "Run ceilings").
+ */
+export interface RunLimits {
+  maxActivePerUser: number;
+  maxManualPerHour: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export function createExecutionService({ db, now, appSecret, storage, enqueue, limits }: ExecutionServiceDeps) {
   const links = createLinkSigner({ appSecret, purpose: 'media-links', ttlMs: MEDIA_LINK_TTL_MS, now });
 
   /** `/api/v1/media/...` with an expiry and signature (lib/signedLinks.ts); valid MEDIA_LINK_TTL_MS. */
@@ -264,6 +279,40 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
     return { executions: await Promise.all(rows.map((row) => toDto(row, into))), total: total?.n ?? 0 };
   }
 
+  /**
+   * Whether the owner may start (or retry) one more run by hand, inside the transaction that
+   * starts it, after its own checks (404, 409, 422 come first): a per-user advisory lock
+   * (parallel requests take turns, so they cannot all pass the count together), then the runs queued or running, then the hour's counter
+   * (rate_limits, `runs:user:<id>`), moved in the same transaction: a refusal, or any later
+   * failure of the start, rolls it back, so only runs that started are counted.
+   */
+  async function admit(tx: Tx, userId: string): Promise<void> {
+    if (!limits) return;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`runs:${userId}`}))`);
+    const [active] = await tx
+      .select({ n: count() })
+      .from(executions)
+      .where(and(eq(executions.userId, userId), inArray(executions.status, [...ACTIVE_EXECUTION_STATUSES])));
+    const waiting = active?.n ?? 0;
+    if (waiting >= limits.maxActivePerUser) throw new AppError(429, 'executions.tooManyActive', { count: waiting });
+    const at = now().getTime();
+    const windowStart = new Date(Math.floor(at / HOUR_MS) * HOUR_MS);
+    const [counted] = await tx
+      .insert(rateLimits)
+      .values({ key: `runs:user:${userId}`, windowStart, count: 1 })
+      .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+      .returning({ count: rateLimits.count });
+    if ((counted?.count ?? 1) > limits.maxManualPerHour) {
+      const seconds = Math.max(1, Math.ceil((windowStart.getTime() + HOUR_MS - at) / 1000));
+      throw new AppError(
+        429,
+        'executions.tooManyStarts',
+        { limit: limits.maxManualPerHour, count: Math.ceil(seconds / 60) },
+        { 'retry-after': String(seconds) },
+      );
+    }
+  }
+
   /** Hands the execution to the queue; a refusal ends it in error so nothing stays running. */
   async function dispatch(executionId: string, processId: string): Promise<void> {
     if (!enqueue) return;
@@ -308,6 +357,8 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       const [process] = await tx.select().from(processes).where(where).for('update');
       if (!process) throw notFound('processes.notFound');
       if (isActiveStatus(process.status)) throw conflict('executions.alreadyRunning');
+      // The owner's "run now" goes through the ceilings; the scheduler's (no userId) never does.
+      if (userId) await admit(tx, userId);
       const [row] = await tx
         .insert(executions)
         .values({
@@ -356,6 +407,7 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue }:
       if (!process) throw notFound('processes.notFound');
       if (isActiveStatus(process.status)) throw conflict('executions.alreadyRunning');
       if (row.status !== 'error') throw unprocessable('executions.notRetryable');
+      await admit(tx, userId);
       await tx
         .update(executions)
         .set({

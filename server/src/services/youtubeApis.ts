@@ -1,12 +1,12 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { processes, youtubeApis } from '../db/schema';
-import { AppError, notFound, unprocessable } from '../errors';
+import { notFound, unprocessable } from '../errors';
 import type { MessageKey, MessageParams } from '../messages';
 import { maskSecret, type SecretBox } from '../lib/secrets';
-import { signToken, verifyToken } from '../lib/tokens';
 import { YoutubeError, type ChannelInfo, type YoutubeProvider } from '../providers/youtube';
 import type { ChannelService } from './channels';
+import { OauthStateRefused, type OauthStateRefusal, type OauthStates } from './oauthStates';
 import type { Page } from './paging';
 
 export interface YoutubeApiDto {
@@ -65,8 +65,21 @@ export interface CreateInput {
 
 export type UpdateInput = Partial<CreateInput> & { clear_api_key?: boolean };
 
-export const AUTH_STATE_TTL_SECONDS = 600;
-const AUTH_STATE_TYPE = 'youtube-auth';
+/** The provider's name in oauth_states, and the path of the authorization window (the cookie's path). */
+const OAUTH_PROVIDER = 'youtube';
+export const AUTH_WINDOW_PATH = '/api/v1/youtube-auth';
+
+const REFUSALS: Record<OauthStateRefusal, MessageKey> = {
+  invalid: 'youtubeApis.authStateInvalid',
+  used: 'youtubeApis.authStateUsed',
+  other_browser: 'youtubeApis.authOtherBrowser',
+};
+
+/** A refused state as the window's message; other errors go on. */
+function refusal(error: unknown): Message {
+  if (error instanceof OauthStateRefused) return { key: REFUSALS[error.reason] };
+  throw error;
+}
 
 const blank = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
 
@@ -76,7 +89,7 @@ export interface YoutubeApiDeps {
   secrets: SecretBox;
   youtube: YoutubeProvider;
   channels: ChannelService;
-  appSecret: string;
+  oauthStates: OauthStates;
   publicUrl: string;
 }
 
@@ -85,7 +98,7 @@ class SecretUnreadable extends Error {}
 
 export function createYoutubeApiService(deps: YoutubeApiDeps) {
   const { db, now, secrets } = deps;
-  const redirectUri = `${deps.publicUrl}/api/v1/youtube-auth/callback`;
+  const redirectUri = `${deps.publicUrl}${AUTH_WINDOW_PATH}/callback`;
 
   /** Active processes per configuration, for these ids. */
   async function activeCounts(ids: string[]): Promise<Map<string, number>> {
@@ -371,45 +384,61 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     };
   }
 
-  /** The URL of our authorization window for this configuration, tied to the user by a signed state. */
-  async function authorizeUrl(user: { id: string; tokenVersion: number }, id: string): Promise<{ url: string }> {
+  /**
+   * The URL of our authorization window for this configuration, and the cookie that binds its
+   * state to the browser asking (services/oauthStates.ts): the route sets it on the answer.
+   */
+  async function authorizeUrl(
+    user: { id: string; tokenVersion: number },
+    id: string,
+  ): Promise<{ url: string; setCookie: string }> {
     await findRow(user.id, id);
-    const state = signToken(
-      { sub: user.id, ver: user.tokenVersion, typ: AUTH_STATE_TYPE, cfg: id },
-      deps.appSecret,
-      AUTH_STATE_TTL_SECONDS,
-      now().getTime(),
-    );
-    return { url: `${deps.publicUrl}/api/v1/youtube-auth?state=${encodeURIComponent(state)}` };
-  }
-
-  function readState(state: string | undefined): { userId: string; configId: string } {
-    const result = state ? verifyToken(state, deps.appSecret, now().getTime()) : undefined;
-    if (!result?.ok || result.claims.typ !== AUTH_STATE_TYPE || typeof result.claims.cfg !== 'string') {
-      throw new AppError(400, 'youtubeApis.authStateInvalid');
-    }
-    return { userId: result.claims.sub, configId: result.claims.cfg };
-  }
-
-  /** Where the authorization window goes: Google's consent screen for this configuration's client. */
-  async function consentRedirect(state: string | undefined): Promise<string> {
-    const { userId, configId } = readState(state);
-    const row = await findRow(userId, configId).catch(() => {
-      throw new AppError(400, 'youtubeApis.authStateInvalid');
+    const { state, setCookie } = await deps.oauthStates.issue({
+      provider: OAUTH_PROVIDER,
+      userId: user.id,
+      tokenVersion: user.tokenVersion,
+      subject: id,
+      path: AUTH_WINDOW_PATH,
     });
-    return deps.youtube.consentUrl({ clientId: row.clientId, redirectUri, state: state! });
+    return { url: `${deps.publicUrl}${AUTH_WINDOW_PATH}?state=${encodeURIComponent(state)}`, setCookie };
   }
 
-  /** Google's redirect back: exchange the code, keep the refresh token, then test the connection. */
+  /**
+   * Where the authorization window goes: Google's consent screen for this configuration's client,
+   * when this browser asked for the state and it is still pending; otherwise the message to show.
+   */
+  async function consentRedirect(
+    state: string | undefined,
+    cookieHeader: string | undefined,
+  ): Promise<{ url: string } | { message: Message }> {
+    let target: { userId: string; subject: string };
+    try {
+      target = await deps.oauthStates.check(OAUTH_PROVIDER, state, cookieHeader);
+    } catch (error) {
+      return { message: refusal(error) };
+    }
+    const row = await findRow(target.userId, target.subject).catch(() => undefined);
+    if (!row) return { message: { key: 'youtubeApis.authStateInvalid' } };
+    return { url: deps.youtube.consentUrl({ clientId: row.clientId, redirectUri, state: state! }) };
+  }
+
+  /** The Set-Cookie header that removes the state's cookie once the window is done with it. */
+  const clearStateCookie = (state: string | undefined) => deps.oauthStates.clearCookie(state, AUTH_WINDOW_PATH);
+
+  /**
+   * Google's redirect back: spend the state (this browser's, once), exchange the code, keep the
+   * refresh token, then test the connection. A refused state stores nothing.
+   */
   async function completeAuthorization(
-    input: { state?: string; code?: string; error?: string },
+    input: { state?: string; code?: string; error?: string; cookie?: string },
     log?: (error: unknown) => void,
   ): Promise<{ ok: boolean; configId: string | null; message: Message }> {
     let target: { userId: string; configId: string };
     try {
-      target = readState(input.state);
-    } catch {
-      return { ok: false, configId: null, message: { key: 'youtubeApis.authStateInvalid' } };
+      const spent = await deps.oauthStates.consume(OAUTH_PROVIDER, input.state, input.cookie);
+      target = { userId: spent.userId, configId: spent.subject };
+    } catch (error) {
+      return { ok: false, configId: null, message: refusal(error) };
     }
     if (input.error || !input.code) return { ok: false, configId: target.configId, message: { key: 'youtubeApis.authDenied' } };
     let row: Row;
@@ -489,6 +518,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     test,
     authorizeUrl,
     consentRedirect,
+    clearStateCookie,
     completeAuthorization,
     redirectUri,
     credentialsFor,

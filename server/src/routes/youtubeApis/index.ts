@@ -180,7 +180,12 @@ export default async function youtubeApiRoutes(fastify: FastifyInstance): Promis
         response: { 200: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } }, ...errorResponses },
       },
     },
-    async (request) => youtubeApis.authorizeUrl(request.user, request.params.id),
+    async (request, reply) => {
+      // The cookie binds the window's state to this browser (a same-origin fetch stores it).
+      const { url, setCookie } = await youtubeApis.authorizeUrl(request.user, request.params.id);
+      reply.header('set-cookie', setCookie).header('cache-control', 'no-store');
+      return { url };
+    },
   );
 
   app.delete(

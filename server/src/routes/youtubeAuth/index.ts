@@ -1,26 +1,69 @@
 import { cspHash } from '../../lib/inlineScripts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { typed } from '../typeProvider';
 import { translate } from '../../messages';
-import { errorResponses } from '../schemas';
+import { detailSchema, errorResponses } from '../schemas';
+import type { Message } from '../../services/youtubeApis';
+import { AppError } from '../../errors';
 
 /**
  * The authorization window. It cannot carry the bearer token, so it is tied to the signed-in user
- * by the short-lived signed `state` that POST /youtube-apis/{id}/authorize answered.
+ * by the short-lived `state` that POST /youtube-apis/{id}/authorize answered, and to the browser
+ * that asked by the cookie that answer set (services/oauthStates.ts). A state opened in another
+ * browser, used twice, expired, or issued before a password change gets the result page saying
+ * so, and nothing is stored.
  */
 export default async function youtubeAuthRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
   const { youtubeApis } = app.services;
+
+  /** The result page (posted to the console that opened the window, which then closes it). */
+  function sendResult(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    result: { ok: boolean; configId: string | null; message: Message },
+  ) {
+    const message = translate(request.language, result.message.key, result.message.params);
+    const page = resultPage({
+      lang: request.language,
+      title: translate(request.language, 'youtubeApis.authorizedTitle'),
+      message,
+      closeHint: translate(request.language, 'youtubeApis.closeWindow'),
+      payload: { type: 'youtube-auth', ok: result.ok, config_id: result.configId, message },
+    });
+    return (
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', page.csp)
+        // The page must keep its opener (the console) to report back.
+        .header('cross-origin-opener-policy', 'unsafe-none')
+        .send(page.html)
+    );
+  }
 
   app.get(
     '/',
     {
       schema: {
         querystring: { type: 'object', properties: { state: { type: 'string', maxLength: 2000 } } },
-        response: { 302: { type: 'null' }, ...errorResponses },
+        response: {
+          302: { type: 'null' },
+          ...errorResponses,
+          // A refused state: the window's HTML page saying why, to a browser (Accept: text/html); otherwise the usual detail.
+          400: { anyOf: [{ type: 'string' }, detailSchema] },
+        },
       },
     },
-    async (request, reply) => reply.redirect(await youtubeApis.consentRedirect(request.query.state), 302),
+    async (request, reply) => {
+      const next = await youtubeApis.consentRedirect(request.query.state, request.headers.cookie);
+      if ('url' in next) return reply.redirect(next.url, 302);
+      // A browser's window gets the page saying why; any other client the usual {detail}.
+      if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw new AppError(400, next.message.key, next.message.params);
+      return sendResult(request, reply, 400, { ok: false, configId: null, message: next.message });
+    },
   );
 
   app.get(
@@ -40,27 +83,13 @@ export default async function youtubeAuthRoutes(fastify: FastifyInstance): Promi
       },
     },
     async (request, reply) => {
-      const result = await youtubeApis.completeAuthorization(request.query, (error) =>
+      const result = await youtubeApis.completeAuthorization({ ...request.query, cookie: request.headers.cookie }, (error) =>
         request.log.warn({ err: error }, 'YouTube authorization failed'),
       );
-      const message = translate(request.language, result.message.key, result.message.params);
-      const page = resultPage({
-        lang: request.language,
-        title: translate(request.language, 'youtubeApis.authorizedTitle'),
-        message,
-        closeHint: translate(request.language, 'youtubeApis.closeWindow'),
-        payload: { type: 'youtube-auth', ok: result.ok, config_id: result.configId, message },
-      });
-      return (
-        reply
-          .code(200)
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .header('content-security-policy', page.csp)
-          // The page must keep its opener (the console) to report back.
-          .header('cross-origin-opener-policy', 'unsafe-none')
-          .send(page.html)
-      );
+      // The state is spent (or was refused): its cookie has no further use in this browser.
+      const clear = request.headers.cookie ? youtubeApis.clearStateCookie(request.query.state) : undefined;
+      if (clear) reply.header('set-cookie', clear);
+      return sendResult(request, reply, 200, result);
     },
   );
 }
