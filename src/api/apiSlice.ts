@@ -20,6 +20,10 @@
  * |                  |                                      | changePlan (the plan name in the top bar)       |
  * | Subscription     | getSubscription                      | changePlan; deleteAccount ends the session,     |
  * |                  |                                      | which drops the whole cache                     |
+ * | Session          | listSessions (LIST + rows)           | revokeSession (id + LIST; the current one signs |
+ * |                  |                                      | out, which drops the whole cache);              |
+ * |                  |                                      | revokeOtherSessions, changePassword,            |
+ * |                  |                                      | updateProfile (LIST: several rows go)           |
  * | Channel          | listChannels (LIST + rows),          | createChannel (LIST); updateChannel,            |
  * |                  | getChannel (id)                      | toggleChannel (id); deleteChannel (id + LIST)   |
  * |                  |                                      | createProcess, deleteProcess (LIST: process     |
@@ -120,6 +124,7 @@ import type {
   PasswordChange,
   PlanChange,
   PasswordResetConfirm,
+  PasswordResetDone,
   Process,
   ProcessCreate,
   ProcessExecutionsArgs,
@@ -145,6 +150,10 @@ import type {
   ProxyServer,
   ProxyTestResult,
   RegisterRequest,
+  EmailVerification,
+  OtherSessionsRevoked,
+  Session,
+  SessionList,
   StatsRefreshQueued,
   Subscription,
   User,
@@ -181,6 +190,7 @@ export const TAG_TYPES = [
   'Stats',
   'Subscription',
   'Notifications',
+  'Session',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];
@@ -320,11 +330,14 @@ export const api = createApi({
     }),
     updateProfile: builder.mutation<User, ProfileUpdate>({
       query: (body) => ({ url: '/auth/profile', method: 'PUT', body }),
-      invalidatesTags: ['User'],
+      // A new email ends the other sessions.
+      invalidatesTags: ['User', { type: 'Session', id: 'LIST' }],
     }),
     /** The server revokes older tokens: the answer's token replaces the stored one. */
     changePassword: builder.mutation<AuthResult & Detail, PasswordChange>({
       query: (body) => ({ url: '/auth/password', method: 'PUT', body }),
+      // Every earlier session ended; this browser has a new one.
+      invalidatesTags: (result) => (result ? [{ type: 'Session', id: 'LIST' }] : []),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (!data) return;
@@ -348,8 +361,12 @@ export const api = createApi({
     logout: builder.mutation<Detail, string>({
       query: (token) => ({ url: '/auth/logout', method: 'POST', headers: { authorization: `Bearer ${token}` } }),
     }),
-    /** The link of the confirmation email; needs no session. The profile refetches (email_verified, is_admin). */
-    verifyEmail: builder.mutation<Detail, { token: string }>({
+    /**
+     * The link of the confirmation email; needs no session. The profile refetches (email_verified,
+     * is_admin). An administrator address also needs the account's password: without it the
+     * server answers 422 with `password_required: true`.
+     */
+    verifyEmail: builder.mutation<Detail, EmailVerification>({
       query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
       invalidatesTags: (result) => (result ? ['User'] : []),
     }),
@@ -361,8 +378,30 @@ export const api = createApi({
     requestPasswordReset: builder.mutation<Detail, { email: string }>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
-    confirmPasswordReset: builder.mutation<Detail, PasswordResetConfirm>({
+    confirmPasswordReset: builder.mutation<PasswordResetDone, PasswordResetConfirm>({
       query: (body) => ({ url: '/auth/reset-password/confirm', method: 'POST', body }),
+    }),
+
+    // ---- sessions (Settings › Security) ----------------------------------------------------
+    /** The account's signed-in devices, the most recently used first. */
+    listSessions: builder.query<SessionList, void>({
+      query: () => '/auth/sessions',
+      providesTags: (result) => listTags('Session', result?.sessions),
+    }),
+    /** Signs one device out. The current one is this browser: the caller signs out here too. */
+    revokeSession: builder.mutation<void, Pick<Session, 'id'>>({
+      query: ({ id }) => ({ url: `/auth/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, { id }) =>
+        error
+          ? []
+          : [
+              { type: 'Session', id },
+              { type: 'Session', id: 'LIST' },
+            ],
+    }),
+    revokeOtherSessions: builder.mutation<OtherSessionsRevoked, void>({
+      query: () => ({ url: '/auth/sessions/revoke-others', method: 'POST' }),
+      invalidatesTags: (result) => (result ? [{ type: 'Session', id: 'LIST' }] : []),
     }),
 
     // ---- subscription ---------------------------------------------------------------------
@@ -918,6 +957,9 @@ export const {
   useChangePlanMutation,
   useRequestPasswordResetMutation,
   useConfirmPasswordResetMutation,
+  useListSessionsQuery,
+  useRevokeSessionMutation,
+  useRevokeOtherSessionsMutation,
   useListChannelsQuery,
   useGetChannelQuery,
   useCreateChannelMutation,

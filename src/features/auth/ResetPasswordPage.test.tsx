@@ -40,6 +40,22 @@ describe('ResetPasswordPage', () => {
     expect(server.calls('POST /auth/reset-password/confirm')[0].body).toEqual({ token: 'abc', new_password: 'secret1' });
   });
 
+  it('says when the reset cleared the account’s webhook and server addresses', async () => {
+    mockApi({
+      'POST /auth/reset-password/confirm': reply(200, { detail: 'Your password has been changed.', urls_cleared: true }),
+    });
+    const { user } = renderApp('/reset-password?token=abc', { preloadedState: { preferences: { language: 'pt' } } });
+
+    await user.type(await screen.findByLabelText('Nova senha'), 'secret1');
+    await user.type(screen.getByLabelText('Confirme a nova senha'), 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Sua senha foi alterada. Você já pode entrar.');
+    expect(
+      screen.getByText(/Por segurança, o webhook e os endereços dos servidores de modelo, voz e imagens/),
+    ).toBeInTheDocument();
+  });
+
   it('shows the server’s detail for an invalid or expired link', async () => {
     mockApi({
       'POST /auth/reset-password/confirm': reply(422, {

@@ -85,6 +85,65 @@ describe('VerifyEmailPage', () => {
     await waitFor(() => expect(server.requests).toHaveLength(0));
   });
 
+  it('asks for the account’s password for an administrator address, and sends it with the same link', async () => {
+    const server = mockApi({
+      [VERIFY]: (request) => {
+        const { password } = request.body as { password?: string };
+        if (!password) {
+          return reply(422, {
+            detail: 'This link confirms an administrator address. Enter the password of the account to confirm it.',
+            password_required: true,
+          });
+        }
+        if (password !== 'right-one') {
+          return reply(422, {
+            detail: "That is not the password of this account. Only the account's owner can confirm an administrator address.",
+            password_required: true,
+          });
+        }
+        return reply(200, { detail: 'Your email address is confirmed.' });
+      },
+    });
+    const { user } = renderApp('/verify-email?token=admin-link');
+
+    const field = await screen.findByLabelText(/^The account's password/);
+    expect(screen.getByText(/This link confirms an administrator address/)).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(field).toHaveAttribute('type', 'password');
+
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(server.calls(VERIFY)).toHaveLength(1);
+
+    await user.type(field, 'a-guess');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText(/That is not the password of this account/)).toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, 'right-one');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Your email is confirmed.');
+    expect(server.calls(VERIFY).map((call) => call.body)).toEqual([
+      { token: 'admin-link' },
+      { token: 'admin-link', password: 'a-guess' },
+      { token: 'admin-link', password: 'right-one' },
+    ]);
+  });
+
+  it('asks for the password in Portuguese too', async () => {
+    mockApi({
+      [VERIFY]: reply(422, {
+        detail: 'Este link confirma um endereço de administrador. Digite a senha da conta para confirmá-lo.',
+        password_required: true,
+      }),
+    });
+    renderApp('/verify-email?token=admin-link', { preloadedState: { preferences: { language: 'pt' } } });
+
+    expect(await screen.findByLabelText(/^A senha da conta/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Confirmar' })).toBeInTheDocument();
+    expect(screen.getByText(/Este link confirma um endereço de administrador/)).toBeInTheDocument();
+  });
+
   it('speaks Portuguese', async () => {
     mockApi({ [VERIFY]: reply(200, { detail: 'Seu endereço de e-mail está confirmado.' }) });
     renderApp('/verify-email?token=tok-123', { preloadedState: { preferences: { language: 'pt' } } });

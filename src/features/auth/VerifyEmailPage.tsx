@@ -1,3 +1,4 @@
+import { yupResolver } from '@hookform/resolvers/yup';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -5,11 +6,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import { errorDetail, errorStatus, selectIsSignedIn, useVerifyEmailMutation } from '../../api';
+import { errorDetail, errorStatus, selectIsSignedIn, useVerifyEmailMutation, type ApiError } from '../../api';
+import { FormErrorAlert, PasswordField, SERVER_ERROR } from '../../components';
 import { AuthCard } from './AuthCard';
+import { adminConfirmSchema, type AdminConfirmValues } from './schemas';
 
 /** What the server answered for one attempt (`key`: the token and the attempt's number). */
 interface Outcome {
@@ -19,13 +23,73 @@ interface Outcome {
   detail?: string;
   /** No answer, or a 5xx: the same link may work on another try. */
   retryable?: boolean;
+  /** The link is for an administrator address: the account's password must come with it. */
+  passwordRequired?: boolean;
+}
+
+/** Whether the server refused because the account's password must come with the link. */
+function needsPassword(error: unknown): boolean {
+  const data = (error as Partial<ApiError> | undefined)?.data;
+  return errorStatus(error) === 422 && typeof data === 'object' && data !== null && 'password_required' in data;
+}
+
+/**
+ * The password step of an administrator address: the server refused the link alone (the token
+ * never confirms an admin address by itself), so the account's password is asked for and sent
+ * with the same link. A wrong one is said at the top of the form; the link stays valid.
+ */
+function AdminPasswordForm({ token, reason, onConfirmed }: { token: string; reason?: string; onConfirmed: () => void }) {
+  const { t } = useTranslation(['auth', 'common']);
+  const [verifyEmail] = useVerifyEmailMutation();
+  const {
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<AdminConfirmValues>({ resolver: yupResolver(adminConfirmSchema), defaultValues: { password: '' } });
+
+  const onSubmit = async ({ password }: AdminConfirmValues) => {
+    try {
+      await verifyEmail({ token, password }).unwrap();
+      onConfirmed();
+    } catch (error) {
+      setError(SERVER_ERROR, { type: 'server', message: errorDetail(error) ?? t('verify.failed') });
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      {reason && (
+        <Alert severity="info" role="note">
+          {reason}
+        </Alert>
+      )}
+      <FormErrorAlert errors={errors} />
+      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Stack spacing={2.5}>
+          <PasswordField<AdminConfirmValues>
+            name="password"
+            control={control}
+            label={t('verify.password')}
+            autoComplete="current-password"
+            autoFocus
+          />
+          <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
+            {isSubmitting ? t('verify.confirming') : t('verify.confirm')}
+          </Button>
+        </Stack>
+      </Box>
+    </Stack>
+  );
 }
 
 /**
  * /verify-email?token=…: the page the confirmation email links to. Open whether signed in or not
  * (the link may be opened on another device). It sends the token once on opening (a ref keeps
  * React's StrictMode double effects from sending it twice), then says whether the address is
- * confirmed. A link without a token says so without asking the server.
+ * confirmed. A link without a token says so without asking the server. For an administrator
+ * address the server asks for the account's password (422, `password_required`): the page asks
+ * for it and sends it with the link.
  */
 export default function VerifyEmailPage() {
   const { t } = useTranslation(['auth', 'common']);
@@ -52,6 +116,7 @@ export default function VerifyEmailPage() {
             ok: false,
             detail: errorDetail(error),
             retryable: status === undefined || status >= 500,
+            passwordRequired: needsPassword(error),
           });
         },
       );
@@ -88,6 +153,8 @@ export default function VerifyEmailPage() {
         </Button>
       </Stack>
     );
+  } else if (current.passwordRequired) {
+    content = <AdminPasswordForm token={token} reason={current.detail} onConfirmed={() => setOutcome({ key, ok: true })} />;
   } else {
     content = (
       <Stack spacing={2}>

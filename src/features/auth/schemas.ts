@@ -34,3 +34,9 @@ export const resetPasswordSchema = object({
     .oneOf([ref('password')], message('validation.passwordsDoNotMatch')),
 });
 export type ResetPasswordValues = { password: string; confirmPassword: string };
+
+/** The account's password that confirms an administrator address (/verify-email). */
+export const adminConfirmSchema = object({
+  password: string().required(message('validation.fillAllFields')),
+});
+export type AdminConfirmValues = { password: string };

@@ -1,10 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { translate } from '../../messages';
 import { bearer, requireUser, throttle } from '../guards';
 import { typed } from '../typeProvider';
-import { authResultSchema, detailSchema, errorResponses, userSchema } from '../schemas';
+import { authResultSchema, dateTime, detailSchema, errorResponses, idParams, userSchema } from '../schemas';
 
 const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+
+/** One signed-in device of Settings › Security. */
+const sessionSchema = {
+  type: 'object',
+  required: ['id', 'created_at', 'last_used_at', 'user_agent', 'ip', 'current'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    created_at: dateTime,
+    last_used_at: dateTime,
+    /** The browser's User-Agent when the session opened (up to 200 characters; empty when none was sent). */
+    user_agent: { type: 'string' },
+    /** The client address it was opened from (empty when unknown). */
+    ip: { type: 'string' },
+    /** The session of the token that asked. */
+    current: { type: 'boolean' },
+  },
+} as const;
+
+/** Where a new session comes from: the browser's User-Agent and the client address (after TRUST_PROXY). */
+const clientOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], ip: request.ip });
 
 export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
@@ -30,7 +51,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: { 201: authResultSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.code(201).send(await auth.register(request.body, request.language)),
+    async (request, reply) => reply.code(201).send(await auth.register(request.body, request.language, clientOf(request))),
   );
 
   app.post(
@@ -46,7 +67,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: { 200: authResultSchema, ...errorResponses },
       },
     },
-    async (request) => auth.login(request.body, request.ip, request.language),
+    async (request) => auth.login(request.body, request.ip, request.language, request.headers['user-agent']),
   );
 
   app.get('/me', { preHandler: requireUser, schema: { response: { 200: userSchema, ...errorResponses } } }, async (request) =>
@@ -77,16 +98,34 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
   });
 
   // The link of the confirmation email: needs no session (it may be opened on another device).
+  // An administrator address (ADMIN_EMAIL) also needs the account's password: without it, or with
+  // a wrong one, the answer is 422 with `password_required: true` and the link stays unspent.
   app.post(
     '/verify-email',
     {
       schema: {
-        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: str(200) } },
-        response: { 200: detailSchema, ...errorResponses },
+        body: {
+          type: 'object',
+          required: ['token'],
+          additionalProperties: false,
+          properties: { token: str(200), password: str(1024) },
+        },
+        response: {
+          200: detailSchema,
+          ...errorResponses,
+          422: {
+            type: 'object',
+            required: ['detail'],
+            properties: { detail: { type: 'string' }, password_required: { type: 'boolean' } },
+          },
+        },
       },
     },
-    async (request) => {
-      await auth.verifyEmail(request.body.token);
+    async (request, reply) => {
+      const outcome = await auth.verifyEmail(request.body.token, request.body.password || undefined);
+      if (outcome.status === 'password_required') {
+        return reply.code(422).send({ detail: translate(request.language, outcome.key), password_required: true });
+      }
       return { detail: translate(request.language, 'auth.emailVerified') };
     },
   );
@@ -124,7 +163,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       },
     },
     async (request) => ({
-      ...(await auth.changePassword(request.user, request.body)),
+      ...(await auth.changePassword(request.user, request.body, clientOf(request))),
       detail: translate(request.language, 'auth.passwordChanged'),
     }),
   );
@@ -170,12 +209,80 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
           additionalProperties: false,
           properties: { token: str(200), new_password: str(1024) },
         },
-        response: { 200: detailSchema, ...errorResponses },
+        response: {
+          200: {
+            type: 'object',
+            required: ['detail', 'urls_cleared'],
+            additionalProperties: false,
+            properties: {
+              detail: { type: 'string' },
+              // The reset cleared the account's webhook or model, speech and image server addresses (docs/security.md).
+              urls_cleared: { type: 'boolean' },
+            },
+          },
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body);
-      return { detail: translate(request.language, 'auth.passwordReset') };
+      const { urlsCleared } = await auth.resetPassword(request.body);
+      return {
+        detail: translate(request.language, urlsCleared ? 'auth.passwordResetUrlsCleared' : 'auth.passwordReset'),
+        urls_cleared: urlsCleared,
+      };
+    },
+  );
+
+  // Settings › Security: the account's signed-in devices, the caller's marked `current`.
+  app.get(
+    '/sessions',
+    {
+      preHandler: requireUser,
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            required: ['sessions'],
+            additionalProperties: false,
+            properties: { sessions: { type: 'array', items: sessionSchema } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ sessions: await auth.listSessions(request.user, request.sessionId) }),
+  );
+
+  // Signs one of the caller's own sessions out (404 for anyone else's); the caller's own is signing out.
+  app.delete(
+    '/sessions/:id',
+    { preHandler: requireUser, schema: { params: idParams, response: { 204: { type: 'null' }, ...errorResponses } } },
+    async (request, reply) => {
+      await auth.revokeSession(request.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  // "Sign out everywhere else": every session of the account but the caller's.
+  app.post(
+    '/sessions/revoke-others',
+    {
+      preHandler: requireUser,
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            required: ['detail', 'revoked'],
+            additionalProperties: false,
+            properties: { detail: { type: 'string' }, revoked: { type: 'integer', minimum: 0 } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const revoked = await auth.revokeOtherSessions(request.user, request.sessionId);
+      return { detail: translate(request.language, 'auth.otherSessionsRevoked', { count: revoked }), revoked };
     },
   );
 }
