@@ -43,7 +43,7 @@ export function SelectInput<T extends FieldValues>({
     field,
     fieldState: { error },
   } = useController({ name, control });
-  const errorText = visibleFieldError(t, error, false);
+  const errorText = visibleFieldError(t, error);
   const helper = errorText ?? helperText;
   const labelId = `${id}-label`;
   // An option meaning "none" is shown as such, so the label stays above it.

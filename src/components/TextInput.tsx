@@ -15,7 +15,6 @@ export interface TextInputProps<T extends FieldValues> extends Omit<
   control: Control<T>;
   label: string;
   helperText?: string;
-  hideRequiredText?: boolean;
 }
 
 /**
@@ -27,7 +26,6 @@ export function TextInput<T extends FieldValues>({
   control,
   label,
   helperText,
-  hideRequiredText,
   fullWidth = true,
   required,
   disabled,
@@ -39,7 +37,7 @@ export function TextInput<T extends FieldValues>({
     field,
     fieldState: { error },
   } = useController({ name, control });
-  const errorText = visibleFieldError(t, error, hideRequiredText);
+  const errorText = visibleFieldError(t, error);
   const helper = errorText ?? helperText;
   const helperId = `${id}-helper`;
   return (

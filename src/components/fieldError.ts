@@ -15,14 +15,24 @@ export function translateFieldError(t: TFunction<'common'>, error: FieldError | 
 }
 
 /**
- * A form that sums up missing fields in one message (e.g. "Please fill in all fields") passes
- * `hideRequiredText` to its fields: they turn red without repeating that message.
+ * One rule for every form (docs/decisions.md, "Form errors"): a missing field turns red without
+ * text of its own, because the form's `FormErrorAlert` says "Please fill in all fields" once, at
+ * the top; every other error sits under its field.
  */
-export function visibleFieldError(
-  t: TFunction<'common'>,
-  error: FieldError | undefined,
-  hideRequiredText: boolean | undefined,
-): string | undefined {
-  if (hideRequiredText && error?.type === 'required') return undefined;
+export function visibleFieldError(t: TFunction<'common'>, error: FieldError | undefined): string | undefined {
+  if (error?.type === 'required') return undefined;
   return translateFieldError(t, error);
+}
+
+/** The first missing field of a form, nested fields (arrays, objects) included. */
+export function firstRequiredError(errors: unknown): FieldError | undefined {
+  if (!errors || typeof errors !== 'object') return undefined;
+  const error = errors as Partial<FieldError>;
+  if (error.type === 'required') return error as FieldError;
+  for (const [key, value] of Object.entries(errors)) {
+    if (key === 'ref' || key === 'root' || key === 'types') continue;
+    const found = firstRequiredError(value);
+    if (found) return found;
+  }
+  return undefined;
 }

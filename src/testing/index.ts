@@ -19,4 +19,5 @@ export {
 } from './fixtures';
 export { deferred, mockApi, never, reply, type ApiMock, type MockHandler, type MockReply, type MockRequest } from './mockApi';
 export { renderApp } from './renderApp';
+export { invalidControls } from './formErrors';
 export { renderWithProviders, testLocation, type ProviderOptions } from './renderWithProviders';

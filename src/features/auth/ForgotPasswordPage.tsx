@@ -67,7 +67,6 @@ export default function ForgotPasswordPage() {
                 type="email"
                 autoComplete="email"
                 autoFocus
-                hideRequiredText
               />
               <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
                 {isSubmitting ? t('forgot.submitting') : t('forgot.submit')}

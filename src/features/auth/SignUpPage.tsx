@@ -47,7 +47,6 @@ export default function SignUpPage() {
             label={t('fields.name')}
             autoComplete="name"
             autoFocus
-            hideRequiredText
           />
           <TextInput<SignUpValues>
             name="email"
@@ -55,14 +54,12 @@ export default function SignUpPage() {
             label={t('fields.email')}
             type="email"
             autoComplete="email"
-            hideRequiredText
           />
           <PasswordField<SignUpValues>
             name="password"
             control={control}
             label={t('fields.password')}
             autoComplete="new-password"
-            hideRequiredText
           />
           <PlanChoice control={control} disabled={isSubmitting} />
           <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>

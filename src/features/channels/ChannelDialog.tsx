@@ -51,7 +51,7 @@ export function ChannelDialog({ channel, onClose, onSaved }: ChannelDialogProps)
       submitLabel={editing ? undefined : t('dialog.connect')}
       savingLabel={editing ? undefined : t('dialog.connecting')}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Stack spacing={2.5}>
         <TextInput<ChannelFormValues>
           name="channel_id"

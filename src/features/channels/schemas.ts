@@ -8,7 +8,7 @@ import type { Channel, ChannelCreate, ChannelUpdate } from '../../api';
 import type { ValidationKey } from '../../components';
 import { DEFAULT_MIN_VIEWS } from '../../lib/constants';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 export interface ChannelFormValues {
   channel_id: string;

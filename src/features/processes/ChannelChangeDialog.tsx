@@ -10,7 +10,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { SelectInput, type SelectOption } from '../../components/SelectInput';
 import { useConfigChoice } from './configs';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 const schema = object({ channel_id: string().required(required), youtube_api_id: string().required(required) });
 
 interface ChannelFormValues {
@@ -92,7 +92,7 @@ export function ChannelChangeDialog({ process, onClose, onSaved }: ChannelChange
       saving={isSubmitting}
       maxWidth="xs"
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         {t('channelDialog.hint')}
       </Typography>

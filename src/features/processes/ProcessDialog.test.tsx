@@ -9,6 +9,7 @@ import {
   youtubeApiFixture,
   youtubeApiList,
   type MockHandler,
+  invalidControls,
 } from '../../testing';
 import { processFixture, processList, renderProcesses } from './testing';
 
@@ -95,8 +96,10 @@ describe('ProcessDialog: create', () => {
     await user.clear(within(dialog).getByLabelText(/^Publication time/));
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
 
-    // Name, channel, prompt, voice and time are empty: each says so under the field.
-    await waitFor(() => expect(within(dialog).getAllByText('This field is required')).toHaveLength(5));
+    // Name, channel, prompt, voice and time are empty: the form says so once, at the top, and marks the five.
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(within(dialog).getAllByText('Please fill in all fields')).toHaveLength(1);
+    expect(invalidControls(dialog)).toHaveLength(5);
     expect(within(dialog).getByLabelText(/^Name/)).toHaveAttribute('aria-invalid', 'true');
     expect(server.calls('POST /processes/')).toHaveLength(0);
   });

@@ -25,7 +25,7 @@ export function TimeInput({ control, label, helperText }: TimeInputProps) {
     field,
     fieldState: { error },
   } = useController({ control, name: 'publication_time' });
-  const helper = visibleFieldError(t, error, false) ?? helperText;
+  const helper = visibleFieldError(t, error) ?? helperText;
   const helperId = `${id}-helper`;
   return (
     <FormControl fullWidth required error={!!error} variant="outlined">

@@ -11,7 +11,7 @@ import type { ValidationKey } from '../../components';
 import { DEFAULT_PROCESS_LANGUAGE, DEFAULT_PUBLICATION_TIME, PROCESS_FORMATS, type ProcessFormat } from '../../lib/constants';
 import { isLanguage } from '../../lib/language';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 /** "HH:MM", 00:00 to 23:59. */
 export const PUBLICATION_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -47,7 +47,7 @@ export function PromptDescriptionDialog({ prompt, onClose, onSaved }: PromptDesc
       onClose={onClose}
       saving={isSubmitting}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <TextInput<DescriptionFormValues>
         name="description"
         control={control}

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { adminUser, promptFixture, promptSummaryOf, promptTexts, reply } from '../../testing';
+import { adminUser, promptFixture, promptSummaryOf, promptTexts, reply, invalidControls } from '../../testing';
 import { promptList, renderPrompts } from './testing';
 
 // Typing every text of a prompt is slow on a loaded 2-core machine.
@@ -116,7 +116,9 @@ describe('PromptEditorDialog', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Create prompt' }));
 
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(3);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(within(dialog).getAllByText('Please fill in all fields')).toHaveLength(1);
+    expect(invalidControls(dialog)).toHaveLength(3);
     expect(within(dialog).getByLabelText(/^Name/)).toHaveAttribute('aria-invalid', 'true');
     expect(within(dialog).getByLabelText(/^Description/)).toHaveAttribute('aria-invalid', 'true');
     expect(within(dialog).getByLabelText(/^Base content/)).toHaveAttribute('aria-invalid', 'true');

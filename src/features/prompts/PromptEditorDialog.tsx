@@ -167,7 +167,7 @@ function PromptEditorForm({ prompt, onClose, onSaved }: { prompt?: Prompt } & Om
       savingLabel={editing ? undefined : t('editor.creating')}
       maxWidth="md"
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       {initial.basicOnly && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('editor.basicOnly')}

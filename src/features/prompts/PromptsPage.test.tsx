@@ -155,7 +155,7 @@ describe('PromptsPage', () => {
 
     await user.clear(description);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
     expect(server.calls('PUT /prompts/pr-1')).toHaveLength(0);
 
     await user.type(description, '  A new description ');

@@ -25,10 +25,10 @@ describe('prompt form', () => {
 
   it('requires name, category, description and content, and at least one language', async () => {
     const values = newPromptValues();
-    await expect(promptSchema.validate(values)).rejects.toThrow('validation.required');
+    await expect(promptSchema.validate(values)).rejects.toThrow('validation.fillAllFields');
     const filled = { ...values, name: 'N', description: 'D', content: 'C' };
     await expect(promptSchema.validate(filled)).resolves.toBeTruthy();
-    await expect(promptSchema.validate({ ...filled, category: '' })).rejects.toThrow('validation.required');
+    await expect(promptSchema.validate({ ...filled, category: '' })).rejects.toThrow('validation.fillAllFields');
     await expect(promptSchema.validate({ ...filled, languages: [] })).rejects.toThrow();
   });
 

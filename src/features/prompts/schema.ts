@@ -16,7 +16,7 @@ import {
 } from '../../lib/constants';
 import { isLanguageCode, type LanguageCode } from '../../lib/languages';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 export interface LanguageEntry {
   code: LanguageCode;

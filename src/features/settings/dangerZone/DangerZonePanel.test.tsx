@@ -14,7 +14,7 @@ describe('Danger zone panel', () => {
     const confirm = within(dialog).getByRole('button', { name: 'Delete account forever' });
 
     await user.click(confirm);
-    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
     expect(server.calls('DELETE /auth/account')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText(/^Your password/), 'wrong');

@@ -20,7 +20,7 @@ import { PanelHeader } from '../PanelHeader';
 
 const LOSES = ['processes', 'channels', 'connections', 'history'] as const;
 
-const confirmSchema = object({ password: string().required('validation.required' satisfies ValidationKey) });
+const confirmSchema = object({ password: string().required('validation.fillAllFields' satisfies ValidationKey) });
 type ConfirmValues = { password: string };
 
 /**
@@ -98,7 +98,7 @@ export function DangerZonePanel({ banner }: PanelProps) {
         maxWidth="xs"
       >
         <Stack spacing={2}>
-          <FormErrorAlert errors={errors} serverOnly />
+          <FormErrorAlert errors={errors} />
           <Typography variant="body2">{t('dangerZone.dialog.message')}</Typography>
           <PasswordField<ConfirmValues>
             name="password"

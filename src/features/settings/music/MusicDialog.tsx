@@ -36,7 +36,7 @@ function FileField({ control, disabled }: { control: Control<MusicFormValues>; d
     field,
     fieldState: { error },
   } = useController({ name: 'file', control });
-  const errorText = visibleFieldError(tCommon, error, false);
+  const errorText = visibleFieldError(tCommon, error);
   const file = field.value;
   return (
     <Box>
@@ -110,7 +110,7 @@ export function MusicDialog({ track, beforeSubmit, onClose, onSaved }: MusicDial
       saving={isSubmitting}
       {...(editing ? {} : { submitLabel: t('music.form.upload'), savingLabel: t('music.form.uploading') })}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Stack spacing={2.5}>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}>
           <TextInput<MusicFormValues>

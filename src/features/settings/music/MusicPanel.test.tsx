@@ -1,6 +1,15 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type { MusicTrack } from '../../../api';
-import { adminUser, mockApi, musicFixture, renderWithProviders, reply, signedInState, testUser } from '../../../testing';
+import {
+  adminUser,
+  mockApi,
+  musicFixture,
+  renderWithProviders,
+  reply,
+  signedInState,
+  testUser,
+  invalidControls,
+} from '../../../testing';
 import { isDimmed, renderSettings } from '../testing';
 import { MusicPanel } from './MusicPanel';
 
@@ -75,7 +84,9 @@ describe('Music panel', () => {
     await user.click(screen.getAllByRole('button', { name: 'Upload music' })[0]);
     const dialog = await screen.findByRole('dialog', { name: 'Upload music' });
     await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(3);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(within(dialog).getAllByText('Please fill in all fields')).toHaveLength(1);
+    expect(invalidControls(dialog)).toHaveLength(3);
     expect(server.calls('POST /music/')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText(/^Name/), 'Night drive');

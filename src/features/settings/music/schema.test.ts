@@ -19,15 +19,15 @@ describe('the music form', () => {
         () => [],
         (error: { errors: string[] }) => error.errors,
       );
-    expect(await errors({ name: 'A', mood: 'calm', file: null })).toEqual(['validation.required']);
+    expect(await errors({ name: 'A', mood: 'calm', file: null })).toEqual(['validation.fillAllFields']);
     expect(await errors({ name: 'A', mood: 'calm', file: file('a.png', 10) })).toEqual(['validation.musicType']);
     expect(await errors({ name: 'A', mood: 'calm', file: file('a.mp3', 20 * 1024 * 1024 + 1) })).toEqual([
       'validation.musicTooLarge',
     ]);
     expect(await errors({ name: 'A', mood: 'calm', file: file('a.mp3', 20 * 1024 * 1024) })).toEqual([]);
     expect(await errors({ name: ' ', mood: '', file: file('a.mp3', 10) })).toEqual([
-      'validation.required',
-      'validation.required',
+      'validation.fillAllFields',
+      'validation.fillAllFields',
     ]);
     await expect(musicSchema(true).validate({ name: 'A', mood: 'epic', file: null })).resolves.toBeTruthy();
   });

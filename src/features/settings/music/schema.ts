@@ -8,7 +8,7 @@ import type { MusicTrack } from '../../../api';
 import type { ValidationKey } from '../../../components';
 import { MUSIC_FILE_EXTENSIONS, MUSIC_MAX_BYTES, MUSIC_MOODS, type MusicMood } from '../../../lib/constants';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 export interface MusicFormValues {
   name: string;

@@ -151,7 +151,7 @@ function NotificationsForm({ settings, banner }: { settings: NotificationSetting
 
   return (
     <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSave)} sx={{ p: 2.5, maxWidth: 720 }}>
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Stack spacing={3}>
         <Box component="section" aria-labelledby="notifications-causes">
           <Typography id="notifications-causes" component="h3" sx={{ fontWeight: 600 }}>

@@ -44,7 +44,8 @@ describe('Profile panel', () => {
     await user.type(email, 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Save profile' }));
 
-    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(screen.getAllByText('Please fill in all fields')).toHaveLength(1);
     expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
     expect(server.calls('PUT /auth/profile')).toHaveLength(0);
   });

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useMeQuery, useUpdateProfileMutation, type User } from '../../../api';
-import { LoadErrorAlert, PasswordField, TextInput } from '../../../components';
+import { FormErrorAlert, LoadErrorAlert, PasswordField, TextInput } from '../../../components';
 import { ListSkeleton } from '../../../components/Skeletons';
 import { browserTimeZone } from '../../../lib/dates';
 import type { PanelProps, SettingsBanner } from '../banner';
@@ -57,7 +57,7 @@ function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
     handleSubmit,
     reset,
     setValue,
-    formState: { isSubmitting, isDirty },
+    formState: { isSubmitting, isDirty, errors },
   } = useForm<ProfileValues>({
     resolver: yupResolver(profileSchema),
     context: { currentEmail: user.email },
@@ -92,6 +92,7 @@ function ProfileForm({ user, banner }: { user: User; banner: SettingsBanner }) {
 
   return (
     <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSubmit)} sx={{ p: 2.5, maxWidth: 640 }}>
+      <FormErrorAlert errors={errors} />
       <Stack spacing={2.5}>
         <TextInput<ProfileValues> name="name" control={control} label={t('profile.name')} autoComplete="name" required />
         <TextInput<ProfileValues>

@@ -23,7 +23,7 @@ export function TimeZoneInput({
     fieldState: { error },
   } = useController({ name: 'time_zone', control });
   const options = useMemo(() => timeZoneOptions(field.value), [field.value]);
-  const errorText = visibleFieldError(t, error, false);
+  const errorText = visibleFieldError(t, error);
   return (
     <Autocomplete
       options={options}

@@ -2,7 +2,7 @@ import { object, string } from 'yup';
 import type { User } from '../../../api';
 import type { ValidationKey } from '../../../components';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 /** How the server compares addresses: a change of case or of spaces around it is no change. */
 export function emailChanged(email: string | undefined, currentEmail: string | undefined): boolean {

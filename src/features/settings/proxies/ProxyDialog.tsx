@@ -50,7 +50,7 @@ export function ProxyDialog({ proxy, beforeSubmit, onClose, onSaved }: ProxyDial
       onClose={onClose}
       saving={isSubmitting}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Stack spacing={2.5}>
         <TextInput<ProxyFormValues>
           name="name"

@@ -31,6 +31,6 @@ describe('proxy URL', () => {
 
   it('reports a bad URL with the proxyUrl message', async () => {
     await expect(proxySchema.validate({ name: 'A', url: 'example.com' })).rejects.toThrow('validation.proxyUrl');
-    await expect(proxySchema.validate({ name: ' ', url: 'http://h:1' })).rejects.toThrow('validation.required');
+    await expect(proxySchema.validate({ name: ' ', url: 'http://h:1' })).rejects.toThrow('validation.fillAllFields');
   });
 });

@@ -6,7 +6,7 @@ import { object, string } from 'yup';
 import type { ProxyServer } from '../../../api';
 import type { ValidationKey } from '../../../components';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 const invalidUrl: ValidationKey = 'validation.proxyUrl';
 
 /** The formats the form shows as examples. */

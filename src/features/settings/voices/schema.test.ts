@@ -25,7 +25,7 @@ describe('voice sample URL', () => {
 
   it('reports the spec’s required fields and a bad URL with the sampleUrl message', async () => {
     const values = formValuesOf();
-    await expect(voiceSchema.validate(values)).rejects.toThrow('validation.required');
+    await expect(voiceSchema.validate(values)).rejects.toThrow('validation.fillAllFields');
     await expect(voiceSchema.validate({ ...values, name: 'A', type: 'B', sample_url: 'example.com/a.wav' })).rejects.toThrow(
       'validation.sampleUrl',
     );

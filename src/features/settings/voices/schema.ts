@@ -15,7 +15,7 @@ import {
 } from '../../../lib/constants';
 import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from '../../../lib/languages';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 const invalidUrl: ValidationKey = 'validation.sampleUrl';
 
 /** The same rule as the server's: http(s) with a host, or one leading "/" (not "//"). */

@@ -73,7 +73,7 @@ export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, o
       onClose={onClose}
       saving={isSubmitting}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       {config?.secret_unreadable && (
         <Alert severity="warning" role="note" sx={{ mb: 2.5 }}>
           {t('youtube.form.secretUnreadable')}

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { OAUTH_REDIRECT_URI, reply, youtubeApiFixture, youtubeApiList } from '../../../testing';
+import { OAUTH_REDIRECT_URI, reply, youtubeApiFixture, youtubeApiList, invalidControls } from '../../../testing';
 import { isDimmed, renderSettings } from '../testing';
 
 // Full screens on a busy 2-core machine: generous time per test.
@@ -74,7 +74,9 @@ describe('YouTube API panel', () => {
     );
 
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(4);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(within(dialog).getAllByText('Please fill in all fields')).toHaveLength(1);
+    expect(invalidControls(dialog)).toHaveLength(4);
     for (const label of [/^Name/, /^Channel ID/, /^OAuth client ID/, /^OAuth client secret/]) {
       expect(within(dialog).getByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
     }
@@ -372,7 +374,7 @@ describe('YouTube API panel', () => {
       expect(secret).toBeRequired();
 
       await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-      expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
       expect(server.calls('PUT /youtube-apis/yt-1')).toHaveLength(0);
 
       await user.type(secret, 'new-secret');

@@ -7,7 +7,7 @@ import { boolean, object, string } from 'yup';
 import type { YoutubeApi, YoutubeApiCreate, YoutubeApiUpdate } from '../../../api';
 import type { ValidationKey } from '../../../components';
 
-const required: ValidationKey = 'validation.required';
+const required: ValidationKey = 'validation.fillAllFields';
 
 export interface YoutubeApiFormValues {
   name: string;
