@@ -106,4 +106,6 @@ test('a run is cancelled from its dialog once the owner confirms, and the proces
   await expect(dialog.getByText('Cancelled', { exact: true })).toBeVisible({ timeout: 20_000 });
   await dialog.getByRole('button', { name: /close/i }).first().click();
   await expect(card.getByRole('button', { name: 'Execute Cancelled tales' })).toBeEnabled({ timeout: 20_000 });
+  // The card tells the truth about its last run: cancelled, not idle or the outcome of an earlier run.
+  await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
 });

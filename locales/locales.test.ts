@@ -65,6 +65,14 @@ describe('locales', () => {
       }
     });
 
+    it('says zero in the plural in Portuguese: every count with a singular form has a `_zero` form', () => {
+      // CLDR puts 0 in Portuguese's "one" category (i = 0..1), so without `_zero` i18next would
+      // write "0 processo conectado"; Brazilian Portuguese says "0 processos conectados".
+      const singular = [...pt.keys()].filter((key) => key.endsWith('_one'));
+      const withoutZero = singular.filter((key) => !pt.has(key.replace(/_one$/, '_zero')));
+      expect(withoutZero).toEqual([]);
+    });
+
     it('has only non-empty strings', () => {
       for (const map of [en, pt]) {
         for (const [key, value] of map) {

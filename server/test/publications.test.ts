@@ -226,6 +226,21 @@ describe('actions on YouTube', () => {
     expect(refused.json()).toEqual({ detail: 'This publication has no YouTube video' });
   });
 
+  test('a video scheduled for tomorrow and made public today is published now, not still scheduled', async () => {
+    const tomorrow = new Date(ctx.clock.now.getTime() + 24 * 3600_000).toISOString();
+    const made = await make({
+      video_title: 'Scheduled story',
+      video_id: videoId,
+      status: 'processing',
+      visibility: 'private',
+      published_at: tomorrow,
+    });
+    const published = await api('PUT', `/${made.id}/publish-public`);
+    expect(published.statusCode).toBe(200);
+    expect(published.json().published_at).toBe(ctx.clock.now.toISOString());
+    expect((await api('GET', `/${made.id}`)).json()).toMatchObject({ status: 'published', published_at: published.json().published_at });
+  });
+
   test('a YouTube failure answers 502 and changes nothing', async () => {
     const made = await make({ video_title: 'Quota day', video_id: videoId, visibility: 'private' });
     google.failNextApiCalls(5, 'quotaExceeded');

@@ -7,6 +7,7 @@ export { PasswordField, type PasswordFieldProps } from './PasswordField';
 export { TextInput, type TextInputProps } from './TextInput';
 export { FormErrorAlert, SERVER_ERROR, type FormErrorAlertProps } from './FormErrorAlert';
 export { LoadErrorAlert, type LoadErrorAlertProps } from './LoadErrorAlert';
+export { SampleUnplayable } from './SampleUnplayable';
 export { useInterfaceLanguage, useLocale } from './useLocale';
 /*
  * Not re-exported here: ConfirmDialog, FormDialog, Feedback (snackbar), Skeletons and StatusChip.

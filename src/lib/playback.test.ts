@@ -73,6 +73,10 @@ describe('sample playback (spec §4)', () => {
 
     expect(player.getPlayingId()).toBeNull();
     expect(log).toHaveBeenCalledWith('Failed to play the sample of voice v1', expect.anything());
+    // Remembered, so the screen can say this sample cannot be played; cleared by the next play.
+    expect(player.getFailedId()).toBe('v1');
+    player.toggle('v2', '/b.wav');
+    expect(player.getFailedId()).toBeNull();
   });
 
   it('logs a refused play() and resets the state', async () => {

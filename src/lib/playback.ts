@@ -1,7 +1,8 @@
 /**
  * Voice sample playback, shared by every screen that plays samples (spec §4): one audio element
  * at a time, tracked by an id (usually the voice's). Playing one stops any other; it stops by
- * itself at the end or on an error (logged, state reset); playing the one that plays stops it.
+ * itself at the end or on an error (logged, state reset, and the id remembered as the one that
+ * failed, so its screen can say so); playing the one that plays stops it.
  *
  * `samplePlayer` is the app's one instance; React components use it through
  * components/useSamplePlayer. Framework-free so it can be tested with a stubbed audio element.
@@ -19,6 +20,8 @@ export interface AudioLike {
 export interface SamplePlayer {
   /** The id whose sample plays, or null. */
   getPlayingId(): string | null;
+  /** The id whose sample last failed to play (until another sample is played), or null. */
+  getFailedId(): string | null;
   /** Registers a listener called whenever the playing id changes; returns its removal. */
   subscribe(listener: () => void): () => void;
   /** Plays `url` as `id`, stopping whatever played; `owner` is who asked (see stopOwnedBy). */
@@ -46,6 +49,7 @@ function defaultAudio(url: string): AudioLike {
 
 export function createSamplePlayer(makeAudio: (url: string) => AudioLike = defaultAudio): SamplePlayer {
   let current: Playing | null = null;
+  let failedId: string | null = null;
   const listeners = new Set<() => void>();
   const emit = () => listeners.forEach((listener) => listener());
 
@@ -66,13 +70,17 @@ export function createSamplePlayer(makeAudio: (url: string) => AudioLike = defau
   function fail(playing: Playing, error: unknown) {
     if (current !== playing) return;
     console.error(`Failed to play the sample of voice ${playing.id}`, error);
+    failedId = playing.id;
     stop();
   }
 
   function play(id: string, url: string, owner?: object) {
     stop();
+    failedId = null;
     if (!url) {
       console.error(`Voice ${id} has no sample URL`);
+      failedId = id;
+      emit();
       return;
     }
     let audio: AudioLike;
@@ -80,6 +88,8 @@ export function createSamplePlayer(makeAudio: (url: string) => AudioLike = defau
       audio = makeAudio(url);
     } catch (error) {
       console.error(`Failed to play the sample of voice ${id}`, error);
+      failedId = id;
+      emit();
       return;
     }
     const onEnded = () => {
@@ -109,6 +119,7 @@ export function createSamplePlayer(makeAudio: (url: string) => AudioLike = defau
 
   return {
     getPlayingId: () => current?.id ?? null,
+    getFailedId: () => failedId,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

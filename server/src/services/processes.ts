@@ -32,7 +32,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const PROCESS_LANGUAGES = ['pt', 'en'] as const;
 export type ProcessLanguage = (typeof PROCESS_LANGUAGES)[number];
 
-export const PROCESS_STATUSES = ['idle', 'queued', 'running', 'awaiting_review', 'completed', 'error'] as const;
+export const PROCESS_STATUSES = ['idle', 'queued', 'running', 'awaiting_review', 'completed', 'error', 'cancelled'] as const;
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
 
 export const DEFAULT_PUBLICATION_TIME = '09:00';

@@ -346,12 +346,23 @@ export function createPublicationService({
     return current;
   }
 
-  /** videos.update to public on YouTube, then the record. */
+  /**
+   * videos.update to public on YouTube, then the record. Publishing now is publishing now: a video
+   * scheduled for later gets today's date (it would otherwise still read "Scheduled for ...");
+   * one already out keeps the date it came out.
+   */
   async function publishPublic(userId: string, id: string, into: Language = 'en'): Promise<PublicationDto> {
     const current = await updateVideo(userId, id, (credentials, videoId) => publisher.setPublic({ credentials, videoId }));
+    const at = now();
+    const earlier = current.publication.publishedAt;
     await db
       .update(publications)
-      .set({ visibility: 'public', status: 'published', publishedAt: current.publication.publishedAt ?? now(), updatedAt: now() })
+      .set({
+        visibility: 'public',
+        status: 'published',
+        publishedAt: earlier && earlier.getTime() <= at.getTime() ? earlier : at,
+        updatedAt: at,
+      })
       .where(eq(publications.id, id));
     return get(userId, id, into);
   }

@@ -43,8 +43,8 @@ export function createRunControl({ db, now, executions: executionService, runs, 
 
   /**
    * Ends a run in one transaction: the execution gets `status`, nobody holds it any more (the fence
-   * moves), and the process shows the last run that was not cancelled. False when it was not in
-   * one of `from` any more.
+   * moves), and the process shows this run's outcome (`completed` or `cancelled`), or after a
+   * rejected video the last run before it. False when it was not in one of `from` any more.
    */
   async function end(row: ExecutionRow, from: string[], status: 'cancelled' | 'rejected' | 'completed'): Promise<boolean> {
     return db.transaction(async (tx) => {
@@ -62,7 +62,9 @@ export function createRunControl({ db, now, executions: executionService, runs, 
         )
         .orderBy(desc(executions.createdAt))
         .limit(1);
-      const processStatus = status === 'completed' ? 'completed' : (previous?.status ?? 'idle');
+      // The card tells the truth about the last run: a run its owner cancelled shows `cancelled`
+      // (docs/decisions.md, "Cancelled runs"); a rejected video leaves the run before it.
+      const processStatus = status === 'rejected' ? (previous?.status ?? 'idle') : status;
       await tx
         .update(processes)
         .set({

@@ -65,6 +65,13 @@ describe('ChannelsPage', () => {
     expect(within(card).getByText('Ativado')).toBeInTheDocument();
   });
 
+  it('says zero processes in the plural in Portuguese', async () => {
+    renderChannels({ 'GET /channels/': list({ ...main, process_count: 0 }) }, 'pt');
+
+    const card = await screen.findByRole('article', { name: 'Main channel' });
+    expect(within(card).getByText('0 processos conectados')).toBeInTheDocument();
+  });
+
   it('offers to connect a channel when there is none', async () => {
     const { user } = renderChannels({ 'GET /channels/': list() });
 
@@ -84,7 +91,7 @@ describe('ChannelsPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Connect a channel' });
     await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
 
-    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
     expect(within(dialog).getByLabelText(/Channel ID/)).toHaveAttribute('aria-invalid', 'true');
     expect(server.calls('POST /channels/')).toHaveLength(0);
   });

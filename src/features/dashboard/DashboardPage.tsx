@@ -44,6 +44,7 @@ const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   awaiting_review: 'warning',
   completed: 'success',
   error: 'error',
+  cancelled: 'neutral',
 };
 
 function isProcessStatus(status: string): status is ProcessStatus {

@@ -80,6 +80,23 @@ describe('execute (optimistic)', () => {
 });
 
 describe('execution status dialog', () => {
+  it('never promises "0 sec left" while a step that overran its usual time is still running', async () => {
+    const { user } = renderProcesses({
+      'GET /processes/': () => processList(running),
+      'GET /executions/ex-3': reply(
+        200,
+        executionFixture({ id: 'ex-3', process_id: 'p-3', current_step: 6, estimated_seconds_left: 0 }),
+      ),
+    });
+    await screen.findByRole('article', { name: 'Busy one' });
+
+    await user.click(screen.getByRole('button', { name: 'Running: show the execution status of Busy one' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Execution of “Busy one”' });
+
+    expect(await within(dialog).findByText('Taking longer than usual: the current step is still running')).toBeInTheDocument();
+    expect(within(dialog).queryByText(/About 0 sec left/)).not.toBeInTheDocument();
+  });
+
   it('shows step N of M, the progress and the time left, polls every 2 s and shows the video when done', async () => {
     let list = [running];
     const { user, server } = renderProcesses({

@@ -325,7 +325,10 @@ export function ExecutionDialog({ process, onClose, onFeedback }: ExecutionDialo
             />
             {view.secondsLeft !== null && (
               <Typography variant="body2" color="textSecondary">
-                {t('execution.timeLeft', { time: formatSeconds(view.secondsLeft, locale) })}
+                {/* The current step overran its measured mean: never promise "0 sec" while work remains. */}
+                {Math.round(view.secondsLeft) < 1 && view.steps.some((step) => step.status !== 'done')
+                  ? t('execution.overrun')
+                  : t('execution.timeLeft', { time: formatSeconds(view.secondsLeft, locale) })}
               </Typography>
             )}
             {timing && (

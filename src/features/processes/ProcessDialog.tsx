@@ -20,7 +20,7 @@ import {
   useUpdateProcessMutation,
   type Process,
 } from '../../api';
-import { FormErrorAlert, SERVER_ERROR, TextInput } from '../../components';
+import { FormErrorAlert, SampleUnplayable, SERVER_ERROR, TextInput } from '../../components';
 import { FormDialog } from '../../components/FormDialog';
 import { LanguageLabel } from '../../components/LanguageFlag';
 import { SelectInput, type SelectOption } from '../../components/SelectInput';
@@ -99,7 +99,7 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
   const { data: promptList } = useListPromptsQuery();
   const { data: voiceList } = useListVoicesQuery();
   const { data: musicList } = useListMusicQuery();
-  const { playingId, toggle } = useSamplePlayer();
+  const { playingId, failedId, toggle } = useSamplePlayer();
 
   const initial = useMemo(() => formValuesOf(process), [process]);
   const schema = useMemo(() => processSchema(t('form.timeInvalid')), [t]);
@@ -238,7 +238,7 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
       savingLabel={editing ? undefined : t('form.creating')}
       maxWidth="md"
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Box sx={{ display: 'grid', gap: 2.5 }}>
         <TextInput<ProcessFormValues>
           name="name"
@@ -311,6 +311,7 @@ export function ProcessDialog({ process, onClose, onSaved }: ProcessDialogProps)
               </span>
             </Tooltip>
           </Box>
+          <SampleUnplayable show={voice !== undefined && failedId === voice.id} />
           <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
             <SelectInput<ProcessFormValues>
               name="music_id"

@@ -164,6 +164,16 @@ describe('ProcessesPage: the list', () => {
     expect(within(card).getByRole('button', { name: 'Aguardando revisão: revisar o vídeo de Careful one' })).toBeInTheDocument();
   });
 
+  it('says a process whose last run was cancelled is cancelled, in both languages', async () => {
+    const cancelled = processFixture({ id: 'p-9', name: 'Stopped one', status: 'cancelled', last_execution: daysBefore(1) });
+    const { unmount } = renderProcesses({ 'GET /processes/': processList(cancelled) });
+    expect(within(await screen.findByRole('article', { name: 'Stopped one' })).getByText('Cancelled')).toBeInTheDocument();
+    unmount();
+
+    renderProcesses({ 'GET /processes/': processList(cancelled) }, { language: 'pt' });
+    expect(within(await screen.findByRole('article', { name: 'Stopped one' })).getByText('Cancelado')).toBeInTheDocument();
+  });
+
   it('follows a queued run until a worker has finished it, without the status dialog open', async () => {
     const queued = processFixture({ id: 'p-q', name: 'Waiting run', status: 'queued', execution_step: 0, execution_steps: [] });
     let current = queued;

@@ -13,6 +13,7 @@ const STATUS_TONE: Record<ProcessStatus, StatusTone> = {
   awaiting_review: 'warning',
   completed: 'success',
   error: 'error',
+  cancelled: 'neutral',
 };
 
 const NEEDS: readonly ProcessNeed[] = [

@@ -17,10 +17,13 @@ import { formatDate } from '../../lib/dates';
 import { avatarColor, initialsOf } from './avatar';
 import { DIMMED_OPACITY } from '../../components/dimmed';
 import { FactList } from '../../components/FactList';
+import { SampleUnplayable } from '../../components';
 
 export interface VoiceCardProps {
   voice: Voice;
   playing: boolean;
+  /** The browser could not play this voice's sample the last time it was asked to. */
+  unplayable?: boolean;
   onToggleSample: (voice: Voice) => void;
 }
 
@@ -33,7 +36,7 @@ function isGender(value: unknown): value is VoiceGender {
  * and updated dates (pt-BR), language/gender/provider chips and the play/stop sample button
  * (disabled when the voice is inactive).
  */
-export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
+export function VoiceCard({ voice, playing, unplayable = false, onToggleSample }: VoiceCardProps) {
   const { t } = useTranslation(['voices', 'common']);
   const active = voice.is_active;
   const provider = VOICE_PROVIDER_NAMES[voice.provider as VoiceProvider] ?? voice.provider;
@@ -123,13 +126,16 @@ export function VoiceCard({ voice, playing, onToggleSample }: VoiceCardProps) {
           </Typography>
         </FactList>
       </Box>
-      {active ? (
-        button
-      ) : (
-        <Tooltip title={t('card.inactiveHint')}>
-          <span>{button}</span>
-        </Tooltip>
-      )}
+      <Box>
+        {active ? (
+          button
+        ) : (
+          <Tooltip title={t('card.inactiveHint')}>
+            <span>{button}</span>
+          </Tooltip>
+        )}
+        <SampleUnplayable show={unplayable} />
+      </Box>
     </Paper>
   );
 }

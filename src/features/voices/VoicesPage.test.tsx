@@ -137,6 +137,36 @@ describe('VoicesPage', () => {
     expect(log).toHaveBeenCalledWith('Failed to play the sample of voice vo-1', expect.anything());
   });
 
+  it('says on the card when a sample (an https URL) cannot be played, in both languages, until another plays', async () => {
+    const { audios } = mockAudio();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const remote = voiceFixture({ id: 'vo-9', name: 'Remote Voice', sample_url: 'https://example.com/sample.mp3' });
+    const { user } = renderVoices({ 'GET /voices/': list(remote, john) });
+
+    const card = await screen.findByRole('article', { name: 'Remote Voice' });
+    await user.click(within(card).getByRole('button', { name: 'Play sample of Remote Voice' }));
+    expect(audios[0]!.src).toBe('https://example.com/sample.mp3');
+    act(() => void audios[0]!.dispatchEvent(new Event('error')));
+    expect(within(card).getByRole('status')).toHaveTextContent(
+      'This sample cannot be played: its address did not answer with audio this browser can play.',
+    );
+    expect(within(screen.getByRole('article', { name: 'John Reader' })).queryByRole('status')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Play sample of John Reader' }));
+    expect(within(card).queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('says a sample cannot be played in Portuguese', async () => {
+    const { audios } = mockAudio();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderVoices({ 'GET /voices/': list(ana) }, { language: 'pt' });
+
+    const card = await screen.findByRole('article', { name: 'Ana Narradora' });
+    await user.click(within(card).getByRole('button', { name: 'Ouvir amostra de Ana Narradora' }));
+    act(() => void audios[0]!.dispatchEvent(new Event('error')));
+    expect(within(card).getByRole('status')).toHaveTextContent(/^Não foi possível reproduzir esta amostra/);
+  });
+
   it('stops the sample when leaving the page', async () => {
     const { pause } = mockAudio();
     const { user, unmount } = renderVoices({ 'GET /voices/': list(ana) });

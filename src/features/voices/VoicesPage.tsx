@@ -52,7 +52,7 @@ export default function VoicesPage() {
   const admin = user?.is_admin === true;
   const { page, setPage, args: pageArgs } = useListPage();
   const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery(pageArgs);
-  const { playingId, toggle } = useSamplePlayer();
+  const { playingId, failedId, toggle } = useSamplePlayer();
 
   useEffect(() => {
     if (isError) console.error('Failed to load voices', error);
@@ -88,6 +88,7 @@ export default function VoicesPage() {
             key={voice.id}
             voice={voice}
             playing={playingId === voice.id}
+            unplayable={failedId === voice.id}
             onToggleSample={(target) => toggle(target.id, target.sample_url)}
           />
         ))}

@@ -8,7 +8,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorStatus, useCreateVoiceMutation, useUpdateVoiceMutation, type Voice } from '../../../api';
-import { FormErrorAlert, SERVER_ERROR, TextInput } from '../../../components';
+import { FormErrorAlert, SampleUnplayable, SERVER_ERROR, TextInput } from '../../../components';
 import { FormDialog } from '../../../components/FormDialog';
 import { LanguageLabel } from '../../../components/LanguageFlag';
 import { SelectInput } from '../../../components/SelectInput';
@@ -39,7 +39,7 @@ export function VoiceDialog({ voice, beforeSubmit, onClose, onSaved }: VoiceDial
   const editing = voice !== undefined;
   const [createVoice] = useCreateVoiceMutation();
   const [updateVoice] = useUpdateVoiceMutation();
-  const { playingId, toggle } = useSamplePlayer();
+  const { playingId, failedId, toggle } = useSamplePlayer();
   const {
     control,
     handleSubmit,
@@ -94,7 +94,7 @@ export function VoiceDialog({ voice, beforeSubmit, onClose, onSaved }: VoiceDial
       onClose={onClose}
       saving={isSubmitting}
     >
-      <FormErrorAlert errors={errors} serverOnly />
+      <FormErrorAlert errors={errors} />
       <Stack spacing={2.5}>
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}>
           <TextInput<VoiceFormValues>
@@ -127,6 +127,7 @@ export function VoiceDialog({ voice, beforeSubmit, onClose, onSaved }: VoiceDial
           />
           {preview}
         </Box>
+        {editing && <SampleUnplayable show={failedId === previewId(voice)} />}
         <TextInput<VoiceFormValues>
           name="description"
           control={control}

@@ -19,18 +19,21 @@ import { StatusChip } from '../../../components/StatusChip';
 import { formatDate } from '../../../lib/dates';
 import type { SettingsBanner } from '../banner';
 import { DIMMED_OPACITY } from '../../../components/dimmed';
+import { SampleUnplayable } from '../../../components/SampleUnplayable';
 
 export interface VoiceItemProps {
   voice: Voice;
   banner: SettingsBanner;
   playing: boolean;
+  /** The browser could not play this voice's sample the last time it was asked to. */
+  unplayable?: boolean;
   onToggleSample: (voice: Voice) => void;
   onEdit: (voice: Voice) => void;
   onDelete: (voice: Voice) => void;
 }
 
 /** One voice of the settings list: name, type, state, ID, dates, and its actions. */
-export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDelete }: VoiceItemProps) {
+export function VoiceItem({ voice, banner, playing, unplayable = false, onToggleSample, onEdit, onDelete }: VoiceItemProps) {
   const { t } = useTranslation(['settings', 'common']);
   const [toggleVoice, { isLoading: toggling }] = useToggleVoiceMutation();
   const { name, is_active: active } = voice;
@@ -72,6 +75,7 @@ export function VoiceItem({ voice, banner, playing, onToggleSample, onEdit, onDe
           {t('voices.created', { date: formatDate(voice.created_at) })} ·{' '}
           {t('voices.updated', { date: formatDate(voice.updated_at) })}
         </Typography>
+        <SampleUnplayable show={unplayable} />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 1, mt: 1.5 }}>
         <Button

@@ -1,6 +1,15 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import type { Voice } from '../../../api';
-import { adminUser, mockApi, renderWithProviders, reply, signedInState, testUser, voiceFixture } from '../../../testing';
+import {
+  adminUser,
+  mockApi,
+  renderWithProviders,
+  reply,
+  signedInState,
+  testUser,
+  voiceFixture,
+  invalidControls,
+} from '../../../testing';
 import { isDimmed, renderSettings } from '../testing';
 import { VoicesPanel } from './VoicesPanel';
 
@@ -75,6 +84,18 @@ describe('Voices panel', () => {
     expect(screen.getByRole('button', { name: 'Listen to Ana Narradora' })).toBeInTheDocument();
   });
 
+  it('says when a sample cannot be played instead of silently going back to Listen', async () => {
+    const { audios } = mockAudio();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const remote = { ...ana, sample_url: 'https://example.com/sample.mp3' };
+    const { user } = renderSettings('voices', { 'GET /voices/': list(remote) }, { user: adminUser });
+
+    await user.click(await screen.findByRole('button', { name: 'Listen to Ana Narradora' }));
+    expect((audios[0] as HTMLAudioElement).src).toBe('https://example.com/sample.mp3');
+    act(() => void audios[0]!.dispatchEvent(new Event('error')));
+    expect(await screen.findByRole('status')).toHaveTextContent(/^This sample cannot be played/);
+  });
+
   it('stops the sample of a voice that gets disabled', async () => {
     const { pause } = mockAudio();
     let voices = [ana];
@@ -112,7 +133,9 @@ describe('Voices panel', () => {
     expect(within(dialog).queryByRole('button', { name: 'Play the sample URL' })).not.toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findAllByText('This field is required')).toHaveLength(3);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+    expect(within(dialog).getAllByText('Please fill in all fields')).toHaveLength(1);
+    expect(invalidControls(dialog)).toHaveLength(3);
 
     await user.type(within(dialog).getByLabelText(/^Name/), 'Nova');
     await user.type(within(dialog).getByLabelText(/^Type/), 'Feminina');

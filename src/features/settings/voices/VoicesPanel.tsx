@@ -31,7 +31,7 @@ function AdminVoicesPanel({ banner }: PanelProps) {
   const [deleteVoice] = useDeleteVoiceMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deleting, setDeleting] = useState<Voice | null>(null);
-  const { playingId, toggle, stop } = useSamplePlayer();
+  const { playingId, failedId, toggle, stop } = useSamplePlayer();
 
   useEffect(() => {
     if (isError) console.error('Failed to load voices', error);
@@ -96,6 +96,7 @@ function AdminVoicesPanel({ banner }: PanelProps) {
             voice={voice}
             banner={banner}
             playing={playingId === voice.id}
+            unplayable={failedId === voice.id}
             onToggleSample={(target) => toggle(target.id, target.sample_url)}
             onEdit={openDialog}
             onDelete={setDeleting}
