@@ -29,6 +29,8 @@ import { registerApiRoutes } from './routes';
 import { registerOpenApi } from './routes/openapi';
 import { createValidatorCompiler, findControlCharacter } from './lib/validation';
 import { redactUrl } from './lib/redact';
+import { addressKey } from './lib/clientAddress';
+import { HashQueueFull } from './lib/passwords';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,6 +97,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
             redact: ['req.headers.authorization', 'req.headers.cookie'],
           },
     bodyLimit: BODY_LIMIT_BYTES,
+    // A client has REQUEST_TIMEOUT_MS to send a whole request, headers and body (408 past it):
+    // Fastify's default, none, let one that drips its body hold a connection for ever. Answers
+    // are not timed (a CSV report, a video). Node checks every connection's deadline on a timer
+    // (30 s by default): a short timeout gets a check as short.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(config.requestTimeoutMs / 4))),
+    },
     // Behind a reverse proxy, request.ip is the client only when TRUST_PROXY names that proxy.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -191,7 +202,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Video thumbnails come from YouTube's image servers (i.ytimg.com), or from YOUTUBE_API_URL's host.
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', new URL(config.youtubeApiUrl).origin],
-        mediaSrc: ["'self'", 'blob:'],
+        // Voice samples may be any http(s) URL an admin gives (docs/decisions.md, "Voice samples"):
+        // audio is passive content, and a sample the browser cannot reach says so on its card.
+        mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
@@ -212,6 +225,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyRateLimit, {
       max: config.apiRateLimitPerMinute,
       timeWindow: 60_000,
+      // An IPv4 address, or an IPv6 /64: one client, one bucket.
+      keyGenerator: (request) => addressKey(request.ip),
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'common.tooManyRequests', { count: Math.max(1, Math.ceil(context.ttl / 60_000)) }),
     });
@@ -299,6 +314,13 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   }
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status < 500) return reply.code(status).send({ detail: error.message });
+  // Every password hash turn is taken and PASSWORD_HASH_QUEUE wait: busy, retry shortly (docs/security.md, "Limits").
+  if (error instanceof HashQueueFull) {
+    return reply
+      .code(503)
+      .header('retry-after', String(error.retryAfterSeconds))
+      .send({ detail: detail(request, new AppError(503, 'common.serverBusy')) });
+  }
   // PostgreSQL is down or restarting: a short 503 the client can retry, not a 500 (docs/engine.md, "Database outages").
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unreachable');

@@ -50,6 +50,8 @@ export interface Config {
   elevenlabsBaseUrl: string;
   /** Time-out of one outbound call of the engine (chat model, speech, images). */
   outboundTimeoutMs: number;
+  /** Time a client has to send a whole request, headers and body (REQUEST_TIMEOUT_MS): 408 past it. */
+  requestTimeoutMs: number;
   /** Let users' URLs (chat model, speech, images, webhooks, proxies) reach private addresses: for a local model server. */
   allowPrivateUrls: boolean;
   /** Which reverse proxies to believe about the client's address (Fastify's trustProxy): off, a hop count or addresses. */
@@ -58,10 +60,18 @@ export interface Config {
   authRateLimitPerHour: number;
   /** Connection tests (chat model, YouTube, proxies) per client address and per account an hour. */
   testRateLimitPerHour: number;
+  /** A user's runs queued or running at once, past which "run now" and "retry" answer 429 (scheduled runs count, never refused). */
+  maxActiveRunsPerUser: number;
+  /** "Run now" and "retry" per user an hour (429 with Retry-After past it). */
+  maxManualRunsPerHour: number;
   /** Requests per client address a minute to the whole API (0: no limit). */
   apiRateLimitPerMinute: number;
   /** Argon2id's memory a hash, as a power of two in KiB (17: 128 MiB, the least allowed; 3 passes). */
   passwordHashCost: number;
+  /** Password hashes that may wait for one of the two turns before more answer 503 (PASSWORD_HASH_QUEUE). */
+  passwordHashQueue: number;
+  /** A session unused for this many hours ends (401), within its 7 days (SESSION_IDLE_HOURS). */
+  sessionIdleHours: number;
   /** A run whose worker has not written its heartbeat (every 2 s) for this long is taken over by another. */
   leaseStaleSeconds: number;
   /** Days the rendered video of a run stays on disk once it is on YouTube (the thumbnail stays). */
@@ -148,7 +158,7 @@ function loadAppSecret(raw: string | undefined, dataDir: string): string {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (stored.length >= 32) return stored;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = crypto.randomBytes(48).toString('base64url');
   fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
@@ -248,12 +258,17 @@ export function loadConfig(env: Env = process.env): Config {
     elevenlabsApiKey: nonEmpty(env, 'ELEVENLABS_API_KEY'),
     elevenlabsBaseUrl: urlOr(env, 'ELEVENLABS_BASE_URL', 'https://api.elevenlabs.io').replace(/\/+$/, ''),
     outboundTimeoutMs: integerIn('OUTBOUND_TIMEOUT_MS', nonEmpty(env, 'OUTBOUND_TIMEOUT_MS'), 120_000, 1000, 3_600_000),
+    requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', nonEmpty(env, 'REQUEST_TIMEOUT_MS'), 120_000, 1000, 3_600_000),
     allowPrivateUrls: parseBoolean('ALLOW_PRIVATE_URLS', nonEmpty(env, 'ALLOW_PRIVATE_URLS'), false),
     trustProxy: parseTrustProxy(nonEmpty(env, 'TRUST_PROXY')),
     authRateLimitPerHour: integerIn('AUTH_RATE_LIMIT_PER_HOUR', nonEmpty(env, 'AUTH_RATE_LIMIT_PER_HOUR'), 20, 1, 100_000),
     testRateLimitPerHour: integerIn('TEST_RATE_LIMIT_PER_HOUR', nonEmpty(env, 'TEST_RATE_LIMIT_PER_HOUR'), 60, 1, 100_000),
+    maxActiveRunsPerUser: integerIn('MAX_ACTIVE_RUNS_PER_USER', nonEmpty(env, 'MAX_ACTIVE_RUNS_PER_USER'), 10, 1, 100_000),
+    maxManualRunsPerHour: integerIn('MAX_MANUAL_RUNS_PER_HOUR', nonEmpty(env, 'MAX_MANUAL_RUNS_PER_HOUR'), 30, 1, 100_000),
     apiRateLimitPerMinute: integerIn('API_RATE_LIMIT_PER_MINUTE', nonEmpty(env, 'API_RATE_LIMIT_PER_MINUTE'), 1200, 0, 1_000_000),
     passwordHashCost: integerIn('PASSWORD_HASH_COST', nonEmpty(env, 'PASSWORD_HASH_COST'), 17, 17, 20),
+    passwordHashQueue: integerIn('PASSWORD_HASH_QUEUE', nonEmpty(env, 'PASSWORD_HASH_QUEUE'), 32, 1, 1000),
+    sessionIdleHours: integerIn('SESSION_IDLE_HOURS', nonEmpty(env, 'SESSION_IDLE_HOURS'), 72, 1, 168),
     leaseStaleSeconds: integerIn('LEASE_STALE_SECONDS', nonEmpty(env, 'LEASE_STALE_SECONDS'), 90, 10, 3600),
     mediaRetentionDays: integerIn('MEDIA_RETENTION_DAYS', nonEmpty(env, 'MEDIA_RETENTION_DAYS'), 14, 1, 3650),
     workerHealthPort: integerIn('WORKER_HEALTH_PORT', nonEmpty(env, 'WORKER_HEALTH_PORT'), 0, 0, 65535),

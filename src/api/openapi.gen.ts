@@ -1429,6 +1429,493 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: string;
+                            urls_cleared: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s signed-in devices */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sessions: {
+                                /** Format: date-time */
+                                created_at: string;
+                                current: boolean;
+                                /** Format: uuid */
+                                id: string;
+                                ip: string;
+                                /** Format: date-time */
+                                last_used_at: string;
+                                user_agent: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign one of the account’s devices out */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out everywhere else */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            revoked: number;
                         };
                     };
                 };
@@ -1570,7 +2057,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the email address with the link’s token */
+        /** Confirm the email address with the link’s token (and the password, for an admin address) */
         post: {
             parameters: {
                 query?: never;
@@ -1581,6 +2068,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        password?: string;
                         token: string;
                     };
                 };
@@ -1693,6 +2181,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: string;
+                            password_required?: boolean;
                         };
                     };
                 };
@@ -4603,7 +5092,7 @@ export interface paths {
                                 /** @enum {string} */
                                 publish_mode: "auto" | "review";
                                 /** @enum {string} */
-                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                                 /** Format: date-time */
                                 updated_at: string;
                                 voice_id: string | null;
@@ -4750,7 +5239,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: database and queue, with versions */
+        /** Health: database and queue (the media tools and versions for an admin) */
         get: {
             parameters: {
                 query?: never;
@@ -4769,7 +5258,7 @@ export interface paths {
                         "application/json": {
                             database: string;
                             detail?: string;
-                            media: {
+                            media?: {
                                 ffmpeg: {
                                     source?: string;
                                     status: string;
@@ -4865,7 +5354,7 @@ export interface paths {
                         "application/json": {
                             database: string;
                             detail?: string;
-                            media: {
+                            media?: {
                                 ffmpeg: {
                                     source?: string;
                                     status: string;
@@ -4896,7 +5385,7 @@ export interface paths {
                         "application/json": {
                             database: string;
                             detail?: string;
-                            media: {
+                            media?: {
                                 ffmpeg: {
                                     source?: string;
                                     status: string;
@@ -6845,7 +7334,7 @@ export interface paths {
                                 /** @enum {string} */
                                 publish_mode: "auto" | "review";
                                 /** @enum {string} */
-                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                                 /** Format: date-time */
                                 updated_at: string;
                                 voice_id: string | null;
@@ -7045,7 +7534,7 @@ export interface paths {
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
                             /** @enum {string} */
-                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -7238,7 +7727,7 @@ export interface paths {
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
                             /** @enum {string} */
-                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -7437,7 +7926,7 @@ export interface paths {
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
                             /** @enum {string} */
-                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -7776,7 +8265,7 @@ export interface paths {
                                 /** @enum {string} */
                                 publish_mode: "auto" | "review";
                                 /** @enum {string} */
-                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                                status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                                 /** Format: date-time */
                                 updated_at: string;
                                 voice_id: string | null;
@@ -8177,7 +8666,7 @@ export interface paths {
                             /** @enum {string} */
                             publish_mode: "auto" | "review";
                             /** @enum {string} */
-                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error";
+                            status: "idle" | "queued" | "running" | "awaiting_review" | "completed" | "error" | "cancelled";
                             /** Format: date-time */
                             updated_at: string;
                             voice_id: string | null;
@@ -15766,7 +16255,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
+                        "application/json": string | {
                             detail: string;
                         };
                     };

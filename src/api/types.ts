@@ -48,6 +48,20 @@ export type PlanChange = RequestBody<'/api/v1/subscription', 'put'>;
 
 export type PasswordResetConfirm = RequestBody<'/api/v1/auth/reset-password/confirm', 'post'>;
 
+/** A reset done; `urls_cleared`: the account's webhook and model, speech and image servers were cleared. */
+export type PasswordResetDone = Answer<'/api/v1/auth/reset-password/confirm', 'post'>;
+
+/** The confirmation link's token; `password` too when the address is an administrator's. */
+export type EmailVerification = RequestBody<'/api/v1/auth/verify-email', 'post'>;
+
+/** Settings › Security: one signed-in device (`current`: this one). */
+export type Session = Answer<'/api/v1/auth/sessions', 'get'>['sessions'][number];
+
+export type SessionList = Answer<'/api/v1/auth/sessions', 'get'>;
+
+/** "Sign out everywhere else": how many sessions ended, and the sentence that says so. */
+export type OtherSessionsRevoked = Answer<'/api/v1/auth/sessions/revoke-others', 'post'>;
+
 /** Paging of every list call (spec §7: skip 0, limit 100 unless told otherwise). */
 export interface PageArgs {
   skip?: number;
@@ -190,8 +204,11 @@ export type MusicUpdate = RequestBody<'/api/v1/music/{id}', 'put'>;
 /** A process's language: the videos it generates are in it. */
 export type ProcessLanguage = 'pt' | 'en';
 
-/** `idle` (new), `queued` (its run waits for a worker), `running`, `awaiting_review`, `completed`, `error`; kept open. */
-export type ProcessStatus = 'idle' | 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error';
+/**
+ * `idle` (new), `queued` (its run waits for a worker), `running`, `awaiting_review`, `completed`,
+ * `error`, `cancelled` (its owner cancelled its last run); kept open.
+ */
+export type ProcessStatus = 'idle' | 'queued' | 'running' | 'awaiting_review' | 'completed' | 'error' | 'cancelled';
 
 /** `auto`: published the next day at the publication time; `review`: the owner approves each video first. */
 export type PublishMode = 'auto' | 'review';

@@ -82,6 +82,12 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
     createdAt: createdAt(),
+    /** Last request seen, written at most every few minutes (services/auth.ts, SESSION_TOUCH_MS): the idle timeout reads it. */
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    /** The browser's User-Agent when the session opened, cut to 200 characters (Settings › Security lists it). */
+    userAgent: text('user_agent').notNull().default(''),
+    /** The client address the session was opened from (request.ip, after TRUST_PROXY), as it was. */
+    ip: text('ip').notNull().default(''),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -108,6 +114,35 @@ export const emailVerificationTokens = pgTable(
   ],
 );
 
+/**
+ * Pending OAuth authorizations (services/oauthStates.ts): the `state` sent through a provider's
+ * consent screen names a row; the browser that asked holds a cookie whose sha256 is `nonce_hash`.
+ * One-time (`used_at`), short-lived, and void once the user's token_version moves (a password
+ * change or reset).
+ */
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    /** Random (128 bits, base64url), made by the server; the state carries it. */
+    id: text('id').primaryKey(),
+    /** Whose consent screen: youtube (tiktok, instagram later). */
+    provider: text('provider').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** What the authorization is for (the YouTube API configuration's id). */
+    subject: text('subject').notNull(),
+    /** sha256 (base64url) of the nonce in the asking browser's cookie; the nonce itself is never stored. */
+    nonceHash: text('nonce_hash').notNull(),
+    /** The user's token_version when it was issued. */
+    tokenVersion: integer('token_version').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_states_user_idx').on(t.userId), index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
 /** Fixed-window counters of the rate limits (sign-up, reset, resend, tests), shared by every process. */
 export const rateLimits = pgTable(
   'rate_limits',
@@ -131,6 +166,23 @@ export const loginFailures = pgTable(
     index('login_failures_email_idx').on(t.email, t.createdAt),
     index('login_failures_address_idx').on(t.address, t.createdAt),
   ],
+);
+
+/**
+ * Checks of a signed-in user's password (a password change, an email change, deleting the
+ * account) within the last 15 minutes, written before the hash is computed
+ * (services/reauthentication.ts): a right password or a reset removes them.
+ */
+export const reauthFailures = pgTable(
+  'reauth_failures',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('reauth_failures_user_idx').on(t.userId, t.createdAt)],
 );
 
 export const channels = pgTable(

@@ -1,26 +1,47 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db';
 import { WatchedRows } from '../lib/watchedRows';
 import { isUniqueViolation } from '../db/errors';
-import { emailVerificationTokens, loginFailures, passwordResetTokens, sessions, users } from '../db/schema';
+import {
+  chatModelConfigs,
+  emailVerificationTokens,
+  loginFailures,
+  notificationSettings,
+  passwordResetTokens,
+  users,
+} from '../db/schema';
 import { AppError, conflict, unauthorized, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
-import { DEFAULT_HASH_COST, dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../lib/passwords';
+import { DEFAULT_HASH_COST, HashQueueFull, dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../lib/passwords';
 import { BILLING_PERIODS, DEFAULT_PLAN, planName, type BillingPeriod } from '../lib/plans';
 import { signToken, verifyToken } from '../lib/tokens';
 import type { Mailer } from '../providers/mailer';
+import { addressKey } from '../lib/clientAddress';
+import { isCommonPassword } from '../lib/commonPasswords';
+import type { Reauthentication } from './reauthentication';
+import { SESSION_TTL_SECONDS, createSessionStore, type SessionClient } from './sessions';
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
-export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+export { SESSION_TTL_SECONDS };
+/** SESSION_IDLE_HOURS unless the operator says otherwise. */
+export const DEFAULT_SESSION_IDLE_HOURS = 72;
 export const RESET_TOKEN_TTL_MINUTES = 60;
 export const VERIFY_TOKEN_TTL_HOURS = 24;
 /** A verification email is sent again at most this often for one account. */
 export const RESEND_COOLDOWN_SECONDS = 60;
+/** Sign-in limits (docs/security.md, "Sign-in"); a client address is an IPv4 address or an IPv6 /64 (lib/clientAddress). */
 export const LOGIN_WINDOW_MINUTES = 15;
+/** Failed sign-ins for one email from one client address before that address is refused for it (429). */
 export const LOGIN_MAX_FAILURES_PER_EMAIL = 5;
+/** Failed sign-ins from one client address, whatever the email, before it is refused (429). */
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
+/** Failed sign-ins for one email from every address past which each try for it waits: slowed, never refused. */
+export const LOGIN_SLOW_AFTER_FAILURES_PER_EMAIL = 50;
+/** The wait grows by this much with each failure past LOGIN_SLOW_AFTER_FAILURES_PER_EMAIL, up to LOGIN_SLOWDOWN_MAX_MS. */
+export const LOGIN_SLOWDOWN_STEP_MS = 250;
+export const LOGIN_SLOWDOWN_MAX_MS = 5_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -48,6 +69,11 @@ export interface AuthResult {
 
 type UserRow = typeof users.$inferSelect;
 
+/** A confirmation either done, or waiting for the account's password (an admin address). */
+export type VerifyEmailOutcome =
+  | { status: 'verified' }
+  | { status: 'password_required'; key: 'auth.adminConfirmNeedsPassword' | 'auth.adminConfirmPasswordWrong' };
+
 /** An email the auth service sends from the job queue (never inside the request that asks for it). */
 export type AuthEmailJob =
   { kind: 'reset'; email: string; language: Language } | { kind: 'verify'; userId: string; language: Language };
@@ -60,8 +86,17 @@ export interface AuthDeps {
   mailer: Mailer;
   /** Hands an email to the job queue (or to the background, without one). */
   enqueueEmail: (job: AuthEmailJob) => Promise<void>;
+  /**
+   * Checks a signed-in user's current password (a password or email change): counted before it is
+   * hashed, one at a time per account (services/reauthentication.ts); `clear` forgets the counts.
+   */
+  reauthentication: Pick<Reauthentication, 'check' | 'clear'>;
+  /** Hashes that may wait for a turn before more are refused with 503 (PASSWORD_HASH_QUEUE). */
+  hashQueue?: number;
   /** Argon2id memory (2^cost KiB); DEFAULT_HASH_COST unless the operator (or a test) says otherwise. */
   passwordHashCost?: number;
+  /** A session unused this long ends (SESSION_IDLE_HOURS). */
+  sessionIdleHours?: number;
   now?: () => Date;
 }
 
@@ -81,6 +116,7 @@ function validTimeZone(timeZone: string): boolean {
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw unprocessable('auth.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
   if (password.length > PASSWORD_MAX_LENGTH) throw unprocessable('auth.passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+  if (isCommonPassword(password)) throw unprocessable('auth.passwordTooCommon');
 }
 
 function checkEmail(email: string): string {
@@ -100,6 +136,12 @@ export function createAuthService(deps: AuthDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   const cost = deps.passwordHashCost ?? DEFAULT_HASH_COST;
+  const hashOptions = { maxWaiting: deps.hashQueue };
+  const sessionStore = createSessionStore({
+    db,
+    now,
+    idleMs: (deps.sessionIdleHours ?? DEFAULT_SESSION_IDLE_HOURS) * 3_600_000,
+  });
 
   const isAdminEmail = (email: string) => deps.adminEmails.includes(normalizeEmail(email));
   /** Admin rights need an ADMIN_EMAIL address that its owner has confirmed. */
@@ -121,14 +163,11 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
-  /** Opens a session for the user and answers its token. */
-  async function openSession(user: UserRow): Promise<AuthResult> {
-    const [row] = await db
-      .insert(sessions)
-      .values({ userId: user.id, expiresAt: new Date(now().getTime() + SESSION_TTL_SECONDS * 1000), createdAt: now() })
-      .returning({ id: sessions.id });
+  /** Opens a session for the user (noting the browser and address it came from) and answers its token. */
+  async function openSession(user: UserRow, client?: SessionClient): Promise<AuthResult> {
+    const sid = await sessionStore.open(user.id, client);
     const token = signToken(
-      { sub: user.id, sid: row!.id, ver: user.tokenVersion, typ: 'session' },
+      { sub: user.id, sid, ver: user.tokenVersion, typ: 'session' },
       deps.appSecret,
       SESSION_TTL_SECONDS,
       now().getTime(),
@@ -154,15 +193,7 @@ export function createAuthService(deps: AuthDeps) {
     .limit(1)
     .prepare('auth_user_by_id');
   const signedIn = new WatchedRows<UserRow>(async (id) => (await userById.execute({ id }))[0]);
-  const sessionById = db
-    .select()
-    .from(sessions)
-    .where(eq(sessions.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('auth_session_by_id');
-  // Sessions change only through this service: on the embedded database (one process) forgetting
-  // them here is enough; with PostgreSQL every request reads its session.
-  const openSessions = new WatchedRows<typeof sessions.$inferSelect>(async (id) => (await sessionById.execute({ id }))[0]);
+  // Sessions change only through the session store (services/sessions.ts), which keeps them too.
 
   function findById(id: string): Promise<UserRow | undefined> {
     return signedIn.get(id);
@@ -170,7 +201,7 @@ export function createAuthService(deps: AuthDeps) {
 
   /** Keeps users and sessions in memory from now on, dropping each user the database says changed. */
   async function followUserChanges(watch: NonNullable<Database['watchUsers']>): Promise<() => Promise<void>> {
-    const stopSessions = await openSessions.follow(async () => async () => undefined);
+    const stopSessions = await sessionStore.follow();
     const stopUsers = await signedIn.follow(watch);
     return async () => {
       await stopUsers();
@@ -178,14 +209,9 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
-  /** Revokes sessions of `userId` (all of them, or all but `keep`). */
-  async function revokeSessions(userId: string, keep?: string): Promise<void> {
-    const revoked = await db
-      .update(sessions)
-      .set({ revokedAt: now() })
-      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined))
-      .returning({ id: sessions.id });
-    for (const { id } of revoked) openSessions.forget(id);
+  /** Revokes sessions of `userId` (all of them, or all but `keep`); answers how many ended. */
+  function revokeSessions(userId: string, keep?: string): Promise<number> {
+    return sessionStore.revokeAll(userId, keep);
   }
 
   async function register(
@@ -197,6 +223,7 @@ export function createAuthService(deps: AuthDeps) {
       time_zone?: string;
     },
     language: Language = 'en',
+    client?: SessionClient,
   ): Promise<AuthResult> {
     if (!input.name.trim() || !input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const name = checkName(input.name);
@@ -208,7 +235,7 @@ export function createAuthService(deps: AuthDeps) {
     if (!validTimeZone(timeZone)) throw unprocessable('auth.invalidTimeZone', { timeZone });
 
     if (await findByEmail(email)) throw conflict('auth.emailTaken');
-    const passwordHash = await hashPassword(input.password, cost);
+    const passwordHash = await hashPassword(input.password, cost, hashOptions);
     let user: UserRow;
     try {
       [user] = (await db
@@ -220,43 +247,50 @@ export function createAuthService(deps: AuthDeps) {
       throw error;
     }
     await deps.enqueueEmail({ kind: 'verify', userId: user.id, language });
-    return openSession(user);
+    return openSession(user, client);
   }
 
   /**
-   * Counts this sign-in attempt for the email and the address before the password is checked, in
-   * one statement each, so parallel tries can never all pass a limit read before it was written.
-   * A success removes the email's attempts; a failure leaves its row for the window.
+   * Counts this sign-in attempt before the password is checked (docs/security.md, "Sign-in"). The
+   * client address (`addressKey`: an IPv4 address or an IPv6 /64) is refused (429) once it has
+   * LOGIN_MAX_FAILURES_PER_EMAIL failures for this email, or LOGIN_MAX_FAILURES_PER_ADDRESS in all,
+   * within the window: a refused attempt is not written, so nobody can add to another's counts by
+   * hammering a closed door. Otherwise the attempt is written (a success removes it) and answered
+   * with the wait the email's failures from every address call for: none up to
+   * LOGIN_SLOW_AFTER_FAILURES_PER_EMAIL, then LOGIN_SLOWDOWN_STEP_MS more per failure up to
+   * LOGIN_SLOWDOWN_MAX_MS. The account is slowed down, never shut, so nobody can lock its owner out.
    */
-  async function countAttempt(email: string, address: string): Promise<string> {
-    // Attempts for one email (and one address) are counted one at a time: a transaction-scoped
-    // advisory lock per key makes each insert-and-count see every earlier attempt, so on a server
-    // with many connections exactly the first LOGIN_MAX_FAILURES_PER_EMAIL parallel tries are checked.
-    const counts = await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:email:${email}`}))`);
+  async function countAttempt(email: string, address: string): Promise<{ id: string; waitMs: number }> {
+    const since = new Date(now().getTime() - LOGIN_WINDOW_MINUTES * 60_000);
+    // The attempts of one address are counted one at a time (a transaction-scoped advisory lock),
+    // so on a server with many connections exactly the first LOGIN_MAX_FAILURES_PER_EMAIL parallel
+    // tries of an address are checked. The account's count only sets the wait: it needs no lock.
+    const outcome = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:address:${address}`}))`);
+      const ofPair = sql`${loginFailures.email} = ${email} and ${loginFailures.address} = ${address}`;
+      const ofAddress = sql`${loginFailures.address} = ${address}`;
+      const ofEmail = sql`${loginFailures.email} = ${email}`;
+      const [counted] = await tx
+        .select({
+          pair: sql<number>`(count(*) filter (where ${ofPair}))::int`,
+          pairOldest: sql<Date | string | null>`min(${loginFailures.createdAt}) filter (where ${ofPair})`,
+          address: sql<number>`(count(*) filter (where ${ofAddress}))::int`,
+          addressOldest: sql<Date | string | null>`min(${loginFailures.createdAt}) filter (where ${ofAddress})`,
+          email: sql<number>`(count(*) filter (where ${ofEmail}))::int`,
+        })
+        .from(loginFailures)
+        .where(and(sql`(${ofEmail} or ${ofAddress})`, gt(loginFailures.createdAt, since)));
+      if ((counted?.pair ?? 0) >= LOGIN_MAX_FAILURES_PER_EMAIL) return { refused: counted?.pairOldest ?? null };
+      if ((counted?.address ?? 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS) return { refused: counted?.addressOldest ?? null };
       const [attempt] = await tx
         .insert(loginFailures)
         .values({ email, address, createdAt: now() })
         .returning({ id: loginFailures.id });
-      const since = new Date(now().getTime() - LOGIN_WINDOW_MINUTES * 60_000);
-      const counted = async (column: typeof loginFailures.email | typeof loginFailures.address, value: string) => {
-        const [row] = await tx
-          .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${loginFailures.createdAt})` })
-          .from(loginFailures)
-          .where(and(eq(column, value), gt(loginFailures.createdAt, since)));
-        return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
-      };
-      return {
-        id: attempt!.id,
-        byEmail: await counted(loginFailures.email, email),
-        byAddress: await counted(loginFailures.address, address),
-      };
+      return { id: attempt!.id, byEmail: counted?.email ?? 0 };
     });
-    // The attempt stays counted even when it is refused (thrown after the commit).
-    if (counts.byEmail.count > LOGIN_MAX_FAILURES_PER_EMAIL) throw tooMany(counts.byEmail.oldest);
-    if (counts.byAddress.count > LOGIN_MAX_FAILURES_PER_ADDRESS) throw tooMany(counts.byAddress.oldest);
-    return counts.id;
+    if ('refused' in outcome) throw tooMany(outcome.refused ? new Date(outcome.refused) : null);
+    const past = outcome.byEmail - LOGIN_SLOW_AFTER_FAILURES_PER_EMAIL + 1;
+    return { id: outcome.id, waitMs: past > 0 ? Math.min(LOGIN_SLOWDOWN_MAX_MS, past * LOGIN_SLOWDOWN_STEP_MS) : 0 };
   }
 
   function tooMany(oldest: Date | null): AppError {
@@ -265,22 +299,37 @@ export function createAuthService(deps: AuthDeps) {
     return new AppError(429, 'auth.tooManyAttempts', { count: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
   }
 
-  async function login(input: { email: string; password: string }, address: string, language?: Language): Promise<AuthResult> {
+  async function login(
+    input: { email: string; password: string },
+    address: string,
+    language?: Language,
+    userAgent?: string,
+  ): Promise<AuthResult> {
     if (!input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const email = normalizeEmail(input.email);
-    await countAttempt(email, address);
+    const key = addressKey(address);
+    const attempt = await countAttempt(email, key);
+    if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
 
     const user = await findByEmail(email);
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash(cost)));
+    let valid: boolean;
+    try {
+      valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash(cost)), hashOptions);
+    } catch (error) {
+      // The server was too busy to check it (503): the attempt was not made, so it is not counted.
+      if (error instanceof HashQueueFull) await db.delete(loginFailures).where(eq(loginFailures.id, attempt.id));
+      throw error;
+    }
     if (!user || !valid) throw unauthorized('auth.invalidCredentials');
-    await db.delete(loginFailures).where(eq(loginFailures.email, email));
+    // This address's failures for the account go; other addresses' stay (they may be someone else's).
+    await db.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.address, key)));
     // A hash made cheaper than today's cost is made again, now that the password is known; the
     // interface language is kept for what is sent while the user is away (alerts).
     const changes: Partial<UserRow> = {};
-    if (needsRehash(user.passwordHash, cost)) changes.passwordHash = await hashPassword(input.password, cost);
+    if (needsRehash(user.passwordHash, cost)) changes.passwordHash = await hashPassword(input.password, cost, hashOptions);
     if (language && language !== user.language) changes.language = language;
     if (Object.keys(changes).length > 0) await db.update(users).set(changes).where(eq(users.id, user.id));
-    return openSession(user);
+    return openSession(user, { userAgent, ip: address });
   }
 
   /** Resolves a bearer token to its user and session; throws 401 when missing, invalid, expired or revoked. */
@@ -293,11 +342,11 @@ export function createAuthService(deps: AuthDeps) {
     if (!UUID.test(claims.sid) || !UUID.test(String(claims.sub))) throw unauthorized('auth.sessionExpired');
     // Side by side: every signed-in request waits for one round trip to the database, not two
     // (the signature already vouches for both ids; each is checked below before anything is answered).
-    const [session, user] = await Promise.all([openSessions.get(claims.sid), findById(claims.sub)]);
-    if (!session || session.userId !== claims.sub || session.revokedAt !== null || session.expiresAt <= now()) {
-      throw unauthorized('auth.sessionExpired');
-    }
+    const [session, user] = await Promise.all([sessionStore.get(claims.sid), findById(claims.sub)]);
+    // Revoked, past its 7 days, or unused for SESSION_IDLE_HOURS: signed out.
+    if (!sessionStore.live(session, claims.sub)) throw unauthorized('auth.sessionExpired');
     if (!user || user.tokenVersion !== claims.ver) throw unauthorized('auth.sessionExpired');
+    sessionStore.touch(session);
     return { user, sessionId: session.id };
   }
 
@@ -307,9 +356,23 @@ export function createAuthService(deps: AuthDeps) {
 
   /** Ends the session of `token` on the server: the token answers 401 from now on. */
   async function logout(token: string | undefined): Promise<void> {
-    const { sessionId } = await authenticateSession(token);
-    await db.update(sessions).set({ revokedAt: now() }).where(eq(sessions.id, sessionId));
-    openSessions.forget(sessionId);
+    const { user, sessionId } = await authenticateSession(token);
+    await sessionStore.revokeOne(user.id, sessionId);
+  }
+
+  /** Settings › Security: the account's sessions that still work, the caller's marked `current`. */
+  function listSessions(user: UserRow, currentSessionId: string) {
+    return sessionStore.list(user.id, currentSessionId);
+  }
+
+  /** Signs one of the caller's own sessions out (the current one too: that is signing out). */
+  function revokeSession(user: UserRow, sessionId: string): Promise<void> {
+    return sessionStore.revokeOne(user.id, sessionId);
+  }
+
+  /** "Sign out everywhere else": every session of the account but the caller's; answers how many ended. */
+  function revokeOtherSessions(user: UserRow, currentSessionId: string): Promise<number> {
+    return revokeSessions(user.id, currentSessionId);
   }
 
   /**
@@ -331,7 +394,7 @@ export function createAuthService(deps: AuthDeps) {
     const emailChanged = email !== normalizeEmail(user.email);
     if (emailChanged) {
       if (!input.current_password) throw unprocessable('auth.emailChangeNeedsPassword');
-      if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unprocessable('auth.currentPasswordWrong');
+      if (!(await deps.reauthentication.check(user, input.current_password))) throw unprocessable('auth.currentPasswordWrong');
       const other = await findByEmail(email);
       if (other && other.id !== user.id) throw conflict('auth.emailTaken');
     }
@@ -358,22 +421,67 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   async function setPassword(userId: string, password: string, extra: Partial<UserRow> = {}): Promise<UserRow> {
-    const passwordHash = await hashPassword(password, cost);
+    const passwordHash = await hashPassword(password, cost, hashOptions);
     const [updated] = await db
       .update(users)
       .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now(), ...extra })
       .where(eq(users.id, userId))
       .returning();
-    await revokeSessions(userId);
+    await passwordChanged(userId);
     return updated!;
   }
 
+  /**
+   * What follows a new password, changed in Settings or reset from the email link, once it is
+   * stored (and the token version moved): every session ends. Anything else a new password must
+   * cancel belongs here, so that both ways do it.
+   */
+  async function passwordChanged(userId: string): Promise<void> {
+    await revokeSessions(userId);
+  }
+
+  /**
+   * A reset gives the account to whoever reads its mailbox. The addresses the account sends data
+   * to, which someone else may have set while they had it, are cleared so that they must be entered
+   * again: the notification webhook (and its secret); the chat model's own server (the whole
+   * configuration goes, since its key was saved for that server and may go nowhere else); the
+   * speech and image servers. Answers whether anything was cleared (docs/decisions.md).
+   */
+  async function clearOutboundUrls(userId: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const webhooks = await tx
+        .update(notificationSettings)
+        .set({ webhookUrl: null, webhookSecretEnc: null, updatedAt: now() })
+        .where(and(eq(notificationSettings.userId, userId), isNotNull(notificationSettings.webhookUrl)))
+        .returning({ userId: notificationSettings.userId });
+      const chatServers = await tx
+        .delete(chatModelConfigs)
+        .where(and(eq(chatModelConfigs.userId, userId), isNotNull(chatModelConfigs.baseUrl)))
+        .returning({ id: chatModelConfigs.id });
+      const mediaServers = await tx
+        .update(chatModelConfigs)
+        .set({ speechBaseUrl: null, imageBaseUrl: null, updatedAt: now() })
+        .where(
+          and(
+            eq(chatModelConfigs.userId, userId),
+            or(isNotNull(chatModelConfigs.speechBaseUrl), isNotNull(chatModelConfigs.imageBaseUrl)),
+          ),
+        )
+        .returning({ id: chatModelConfigs.id });
+      return webhooks.length + chatServers.length + mediaServers.length > 0;
+    });
+  }
+
   /** Changes the password; every earlier session ends, and a new one is answered. */
-  async function changePassword(user: UserRow, input: { current_password: string; new_password: string }): Promise<AuthResult> {
+  async function changePassword(
+    user: UserRow,
+    input: { current_password: string; new_password: string },
+    client?: SessionClient,
+  ): Promise<AuthResult> {
     if (!input.current_password || !input.new_password) throw unprocessable('auth.fillAllFields');
     checkPassword(input.new_password);
-    if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unprocessable('auth.currentPasswordWrong');
-    return openSession(await setPassword(user.id, input.new_password));
+    if (!(await deps.reauthentication.check(user, input.current_password))) throw unprocessable('auth.currentPasswordWrong');
+    return openSession(await setPassword(user.id, input.new_password), client);
   }
 
   /**
@@ -436,7 +544,8 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
-  async function resetPassword(input: { token: string; new_password: string }): Promise<void> {
+  /** Answers whether outbound addresses were cleared (clearOutboundUrls): the answer says so. */
+  async function resetPassword(input: { token: string; new_password: string }): Promise<{ urlsCleared: boolean }> {
     checkPassword(input.new_password);
     const claimed = await db
       .update(passwordResetTokens)
@@ -452,26 +561,56 @@ export function createAuthService(deps: AuthDeps) {
     const userId = claimed[0]?.userId;
     if (!userId) throw unprocessable('auth.resetTokenInvalid');
     // The link reached the account's address (an email change spends older links): that confirms it too.
-    await setPassword(userId, input.new_password, { emailVerifiedAt: now() });
+    const reset = await setPassword(userId, input.new_password, { emailVerifiedAt: now() });
+    // Whoever reads the mailbox owns the account: its failed sign-ins (from every address) and
+    // failed password checks no longer hold it back.
+    await db.delete(loginFailures).where(eq(loginFailures.email, normalizeEmail(reset.email)));
+    await deps.reauthentication.clear(userId);
     // One link resets once: any other outstanding link of this user is spent too.
     await db
       .update(passwordResetTokens)
       .set({ usedAt: now() })
       .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+    return { urlsCleared: await clearOutboundUrls(userId) };
   }
 
   /**
    * Confirms an address with the token of a link: one-time, within 24 hours, and only while the
    * account still has the address the link was sent to. Needs no session (the link may be opened
-   * on another device).
+   * on another device). An ADMIN_EMAIL address also needs the account's password in the same call:
+   * the token alone never makes an admin (whoever signed up with the address may not own the
+   * mailbox, and its owner's click must not give them admin rights). Without it, or with a wrong
+   * one, nothing is spent and the answer says a password is needed.
    */
-  async function verifyEmail(token: string): Promise<void> {
+  async function verifyEmail(token: string, password?: string): Promise<VerifyEmailOutcome> {
+    const tokenHash = hashToken(token);
+    const [pending] = await db
+      .select({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email })
+      .from(emailVerificationTokens)
+      .where(
+        and(
+          eq(emailVerificationTokens.tokenHash, tokenHash),
+          isNull(emailVerificationTokens.usedAt),
+          gt(emailVerificationTokens.expiresAt, now()),
+        ),
+      )
+      .limit(1);
+    if (!pending) throw unprocessable('auth.verifyTokenInvalid');
+    if (isAdminEmail(pending.email)) {
+      if (!password) return { status: 'password_required', key: 'auth.adminConfirmNeedsPassword' };
+      const [owner] = await db.select().from(users).where(eq(users.id, pending.userId)).limit(1);
+      if (!owner || normalizeEmail(owner.email) !== pending.email) throw unprocessable('auth.verifyTokenInvalid');
+      // A re-authentication like Settings' own: counted before it is hashed, one at a time per account.
+      if (!(await deps.reauthentication.check(owner, password))) {
+        return { status: 'password_required', key: 'auth.adminConfirmPasswordWrong' };
+      }
+    }
     const [claimed] = await db
       .update(emailVerificationTokens)
       .set({ usedAt: now() })
       .where(
         and(
-          eq(emailVerificationTokens.tokenHash, hashToken(token)),
+          eq(emailVerificationTokens.tokenHash, tokenHash),
           isNull(emailVerificationTokens.usedAt),
           gt(emailVerificationTokens.expiresAt, now()),
         ),
@@ -484,6 +623,7 @@ export function createAuthService(deps: AuthDeps) {
       .where(and(eq(users.id, claimed.userId), sql`lower(${users.email}) = ${claimed.email}`))
       .returning({ id: users.id });
     if (confirmed.length === 0) throw unprocessable('auth.verifyTokenInvalid');
+    return { status: 'verified' };
   }
 
   /** Sends the confirmation link again (the route throttles it per account and address). */
@@ -512,6 +652,9 @@ export function createAuthService(deps: AuthDeps) {
     resetPassword,
     verifyEmail,
     resendVerification,
+    listSessions,
+    revokeSession,
+    revokeOtherSessions,
     deliverEmail,
     isAdmin,
     followUserChanges,

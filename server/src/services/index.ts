@@ -17,6 +17,7 @@ import { SecretBox } from '../lib/secrets';
 import { createAccountService } from './account';
 import { createAuthService, type AuthEmailJob } from './auth';
 import { createRateLimiter } from './rateLimits';
+import { createReauthentication } from './reauthentication';
 import { createSubscriptionService } from './subscription';
 import { createChannelService } from './channels';
 import { createChatModelService } from './chatModel';
@@ -26,6 +27,7 @@ import { createPromptService } from './prompts';
 import { createVoiceService } from './voices';
 import { createMusicService } from './music';
 import { createYoutubeApiService } from './youtubeApis';
+import { createOauthStates } from './oauthStates';
 import { createYoutubeProvider } from '../providers/youtube';
 import { LOCAL_VOICE_VERSION, localVoiceAvailable } from '../providers/localVoice';
 import { mediaToolsEnv, resolveMediaTools, type MediaTool } from '../pipeline/media/ffmpeg';
@@ -60,6 +62,12 @@ export function createServices(deps: ServiceDeps) {
       .finally(() => background.delete(sending));
     background.add(sending);
   };
+  // Checks of a signed-in user's password: counted, one at a time per account (services/reauthentication.ts).
+  const reauthentication = createReauthentication({
+    db: deps.db,
+    now: deps.now ?? (() => new Date()),
+    hashQueue: deps.config.passwordHashQueue,
+  });
   const auth = createAuthService({
     db: deps.db,
     appSecret: deps.config.appSecret,
@@ -67,7 +75,10 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     mailer: deps.mailer,
     enqueueEmail,
+    reauthentication,
+    hashQueue: deps.config.passwordHashQueue,
     passwordHashCost: deps.passwordHashCost ?? deps.config.passwordHashCost,
+    sessionIdleHours: deps.config.sessionIdleHours,
     now: deps.now,
   });
   const rateLimits = createRateLimiter({ db: deps.db, now: deps.now ?? (() => new Date()) });
@@ -93,13 +104,15 @@ export function createServices(deps: ServiceDeps) {
     apiUrl: deps.config.youtubeApiUrl,
   };
   const youtube = createYoutubeProvider(googleEndpoints);
+  /** OAuth states bound to the browser that asked (YouTube now; TikTok and Instagram later). */
+  const oauthStates = createOauthStates({ db: deps.db, now, secureCookies: deps.config.publicUrl.startsWith('https:') });
   const youtubeApis = createYoutubeApiService({
     db: deps.db,
     now,
     secrets,
     youtube,
     channels,
-    appSecret: deps.config.appSecret,
+    oauthStates,
     publicUrl: deps.config.publicUrl,
   });
 
@@ -127,6 +140,7 @@ export function createServices(deps: ServiceDeps) {
     appSecret: deps.config.appSecret,
     storage,
     enqueue: deps.enqueue ?? (queue ? (executionId) => enqueueExecution(queue, executionId) : undefined),
+    limits: { maxActivePerUser: deps.config.maxActiveRunsPerUser, maxManualPerHour: deps.config.maxManualRunsPerHour },
   });
   const processes = createProcessService({ db: deps.db, now, hooks: executions });
   const runs = createExecutionRunService({ db: deps.db, now, staleMs: deps.config.leaseStaleSeconds * 1000 });
@@ -179,7 +193,7 @@ export function createServices(deps: ServiceDeps) {
 
   const retention = createRetention({ db: deps.db, now, storage, mediaRetentionDays: deps.config.mediaRetentionDays });
 
-  const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia });
+  const account = createAccountService({ db: deps.db, removeMedia: executions.removeMedia, reauthentication });
   const subscription = createSubscriptionService({ db: deps.db, now });
 
   /** The media tools this server runs (never their paths: the answer is public). */

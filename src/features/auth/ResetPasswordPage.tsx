@@ -21,6 +21,8 @@ export default function ResetPasswordPage() {
   const token = searchParams.get('token')?.trim() ?? '';
   const [confirmReset] = useConfirmPasswordResetMutation();
   const [done, setDone] = useState(false);
+  /** The reset cleared addresses someone else may have set (server: services/auth.ts, clearOutboundUrls). */
+  const [urlsCleared, setUrlsCleared] = useState(false);
   const {
     control,
     handleSubmit,
@@ -33,7 +35,8 @@ export default function ResetPasswordPage() {
 
   const onSubmit = async ({ password }: ResetPasswordValues) => {
     try {
-      await confirmReset({ token, new_password: password }).unwrap();
+      const result = await confirmReset({ token, new_password: password }).unwrap();
+      setUrlsCleared(result.urls_cleared === true);
       setDone(true);
     } catch (error) {
       setError(SERVER_ERROR, { type: 'server', message: errorDetail(error) ?? t('reset.failed') });
@@ -47,6 +50,7 @@ export default function ResetPasswordPage() {
         <Alert severity="success" role="status">
           {t('reset.success')}
         </Alert>
+        {urlsCleared && <Alert severity="warning">{t('reset.urlsCleared')}</Alert>}
         <Button component={RouterLink} to="/login" variant="contained" size="large">
           {t('reset.goToLogin')}
         </Button>
@@ -73,14 +77,12 @@ export default function ResetPasswordPage() {
               label={t('fields.newPassword')}
               autoComplete="new-password"
               autoFocus
-              hideRequiredText
             />
             <PasswordField<ResetPasswordValues>
               name="confirmPassword"
               control={control}
               label={t('fields.confirmPassword')}
               autoComplete="new-password"
-              hideRequiredText
             />
             <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
               {isSubmitting ? t('reset.submitting') : t('reset.submit')}

@@ -1,6 +1,13 @@
 import { screen } from '@testing-library/react';
-import { reply, testUser } from '../../../testing';
-import { renderSettings } from '../testing';
+import { reply, testUser, type MockHandler } from '../../../testing';
+import { renderSettings as renderAnySettings } from '../testing';
+
+/** The Security tab with this device's session listed (SessionsCard.test.tsx covers the list). */
+const renderSettings = (
+  tab: string,
+  handlers: Record<string, MockHandler> = {},
+  options?: Parameters<typeof renderAnySettings>[2],
+) => renderAnySettings(tab, { 'GET /auth/sessions': reply(200, { sessions: [] }), ...handlers }, options);
 
 async function fill(
   user: ReturnType<typeof renderSettings>['user'],
@@ -45,11 +52,15 @@ describe('Security panel', () => {
     expect(server.calls('PUT /auth/password')).toHaveLength(0);
   });
 
-  it('asks for every field', async () => {
+  it('asks for every field once, at the top, and marks the three', async () => {
     const { user, server } = renderSettings('security', {}, { language: 'pt' });
     await screen.findByLabelText(/^Senha atual/);
     await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
-    expect((await screen.findAllByText('Por favor, preencha todos os campos')).length).toBeGreaterThan(0);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Por favor, preencha todos os campos');
+    expect(screen.getAllByText('Por favor, preencha todos os campos')).toHaveLength(1);
+    for (const label of [/^Senha atual/, /^Nova senha/, /^Confirme a nova senha/]) {
+      expect(screen.getByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
+    }
     expect(server.calls('PUT /auth/password')).toHaveLength(0);
   });
 

@@ -7,15 +7,17 @@ import Typography from '@mui/material/Typography';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useChangePasswordMutation } from '../../../api';
-import { PasswordField } from '../../../components';
+import { FormErrorAlert, PasswordField } from '../../../components';
 import { PASSWORD_MIN_LENGTH } from '../../../lib/constants';
 import type { PanelProps } from '../banner';
 import { PanelHeader } from '../PanelHeader';
 import { EMPTY_PASSWORD_CHANGE, passwordChangeSchema, type PasswordChangeValues } from './schema';
+import { SessionsCard } from './SessionsCard';
 
 /**
  * Settings › Security: the password change (current, new, confirm, each with show/hide), through
  * PUT /auth/password. The server ends every other session and answers a new token for this one.
+ * Below it, the signed-in devices (SessionsCard).
  */
 export function SecurityPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
@@ -24,7 +26,7 @@ export function SecurityPanel({ banner }: PanelProps) {
     control,
     handleSubmit,
     reset,
-    formState: { isSubmitting },
+    formState: { isSubmitting, errors },
   } = useForm<PasswordChangeValues>({
     resolver: yupResolver(passwordChangeSchema),
     mode: 'onTouched',
@@ -62,6 +64,7 @@ export function SecurityPanel({ banner }: PanelProps) {
     <>
       <PanelHeader title={t('menu.security')} subtitle={t('security.subtitle')} />
       <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSubmit)} sx={{ p: 2.5, maxWidth: 640 }}>
+        <FormErrorAlert errors={errors} />
         <Stack spacing={2.5}>
           {field('current_password', 'current-password')}
           {field('new_password', 'new-password', t('security.newPasswordHint', { min: PASSWORD_MIN_LENGTH }))}
@@ -76,6 +79,7 @@ export function SecurityPanel({ banner }: PanelProps) {
           </Box>
         </Stack>
       </Paper>
+      <SessionsCard banner={banner} />
     </>
   );
 }
