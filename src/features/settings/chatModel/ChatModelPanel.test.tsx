@@ -51,7 +51,8 @@ describe('ChatGPT API panel', () => {
     await user.clear(key);
     await user.tab();
 
-    expect(await screen.findByText('Por favor, informe sua chave da API do ChatGPT')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Por favor, informe sua chave da API do ChatGPT');
+    expect(screen.getAllByText('Por favor, informe sua chave da API do ChatGPT')).toHaveLength(1);
     expect(key).toHaveAttribute('aria-invalid', 'true');
   });
 

@@ -26,7 +26,7 @@ import {
   useUpdateChatModelConfigMutation,
   type ChatModelConfig,
 } from '../../../api';
-import { LoadErrorAlert, PasswordField, TextInput, useLocale } from '../../../components';
+import { FormErrorAlert, LoadErrorAlert, PasswordField, TextInput, useLocale } from '../../../components';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ListSkeleton } from '../../../components/Skeletons';
 import { StatusChip, type StatusTone } from '../../../components/StatusChip';
@@ -91,7 +91,7 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     reset,
     getValues,
     setError,
-    formState: { dirtyFields, isSubmitting },
+    formState: { dirtyFields, isSubmitting, errors },
   } = useForm<ChatModelFormValues>({
     resolver: yupResolver(chatModelSchema),
     context: { configured: !keyNeeded },
@@ -124,8 +124,8 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     const key = getValues('api_key').trim();
     const baseUrl = getValues('base_url').trim();
     if (!key && keyNeeded) {
+      // The form's alert says it once, at the top (spec §5's message).
       setError('api_key', { type: 'required', message: 'validation.chatModelKeyRequired' });
-      banner.show('error', t('common:validation.chatModelKeyRequired'));
       return;
     }
     try {
@@ -161,6 +161,7 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
   return (
     <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 7fr) minmax(0, 5fr)' } }}>
       <Paper variant="outlined" component="form" noValidate onSubmit={handleSubmit(onSave)} sx={{ p: 2.5 }}>
+        <FormErrorAlert errors={errors} />
         <Stack spacing={2.5}>
           {unreadable && (
             <Alert severity="warning" role="note">
