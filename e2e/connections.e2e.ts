@@ -96,3 +96,41 @@ test('an admin adds and tests a proxy; a user has no proxies panel', async ({ pa
   await expect(page.getByRole('tab', { name: 'YouTube API' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Proxies' })).toHaveCount(0);
 });
+
+test('a console authorization link opened in another browser is refused and stores nothing', async ({ page, browser }) => {
+  const email = await ensureAccount(page.request, uniqueEmail('oauth-owner'));
+  await signIn(page, email);
+  await page.goto('/settings?tab=youtube-api');
+  await page.getByRole('button', { name: 'Add configuration' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Add a YouTube API configuration' });
+  await form.getByLabel(/^Name/).fill('Bound');
+  await form.getByLabel('Channel ID').fill(FAKES.channelId);
+  await form.getByLabel('OAuth client ID').fill('bound-client.apps.googleusercontent.com');
+  await form.getByLabel(/^OAuth client secret/).fill('GOCSPX-bound-secret');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  const bound = page.getByRole('listitem').filter({ hasText: 'Bound' });
+
+  // The owner starts the authorization; the window's address (the link an attacker would send)
+  // is kept and the window is stopped before it reaches Google.
+  let link = '';
+  await page.context().route('**/api/v1/youtube-auth?state=*', async (route) => {
+    link = route.request().url();
+    await route.abort();
+  });
+  const popupPromise = page.waitForEvent('popup');
+  await bound.getByRole('button', { name: 'Authorize Bound' }).click();
+  const popup = await popupPromise;
+  await expect.poll(() => link).toContain('state=');
+  await popup.close();
+
+  // A victim opens the link in their own browser (another cookie jar): refused, nothing stored.
+  const victim = await browser.newContext();
+  const other = await victim.newPage();
+  await other.goto(link);
+  await expect(other.getByText(/not started in this browser/)).toBeVisible();
+  await victim.close();
+
+  await page.reload();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Bound' }).getByText('Connected', { exact: true })).toHaveCount(0);
+});

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { FAKE_ELEVENLABS_VOICES, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs';
 import { FAKE_SECONDS_PER_WORD, countWords } from '../fakes/openai';
 import { createElevenLabsClient, type ElevenLabsClient } from '../src/providers/elevenlabs';
-import { ProviderError, parseWav } from '../src/providers/outbound';
+import { parseWav } from '../src/providers/outbound';
+import { providerError } from './providerErrors';
 
 const KEY = 'el-test-key-0123456789abcdef0123456789';
 const VOICE = FAKE_ELEVENLABS_VOICES[0]!.voice_id;
@@ -23,15 +24,6 @@ afterAll(async () => {
   await fake.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 const samplesFor = (text: string) => Math.round(Math.max(1, countWords(text) * FAKE_SECONDS_PER_WORD) * 22_050);
 

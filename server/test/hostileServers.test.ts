@@ -14,7 +14,6 @@ import { createElevenLabsClient } from '../src/providers/elevenlabs';
 import { MAX_ERROR_TEXT_BYTES, MAX_JSON_ANSWER_BYTES } from '../src/providers/httpBodies';
 import { createOpenAIMediaClient } from '../src/providers/openaiMedia';
 import {
-  ProviderError,
   closeSharedDispatchers,
   fetchWithRetry,
   providerErrorFromResponse,
@@ -23,6 +22,7 @@ import {
   withoutTags,
 } from '../src/providers/outbound';
 import { buildTestApp, call, signUp, type TestContext } from './helper';
+import { providerError } from './providerErrors';
 
 /**
  * Outside servers that answer to hurt (issue 28): error pages made to stall a regular expression,
@@ -47,16 +47,6 @@ afterAll(async () => {
   await hostile.close();
   fs.rmSync(workDir, { recursive: true, force: true });
 });
-
-/** Expects a promise to reject with a ProviderError and answers it. */
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 const out = (name: string) => path.join(workDir, name);
 

@@ -9,6 +9,7 @@ import { userDispatcher } from '../src/lib/egress';
 import { narrationPieces } from '../src/pipeline/steps/media';
 import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient, type OpenAIMediaClient } from '../src/providers/openaiMedia';
 import { ProviderError } from '../src/providers/outbound';
+import { providerError } from './providerErrors';
 
 const KEY = 'sk-test-media-key-0123456789abcdefWXYZ';
 const WRONG_KEY = 'sk-test-wrong-media-key-000000000000';
@@ -74,15 +75,6 @@ function readPng(file: string) {
   }
   expect(zlib.inflateSync(Buffer.concat(idat)).length).toBe(height * (1 + width * 3));
   return { width, height };
-}
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 const expectedSeconds = (text: string) => Math.max(1, countWords(text) * FAKE_SECONDS_PER_WORD);

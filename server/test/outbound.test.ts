@@ -7,7 +7,6 @@ import { Response } from 'undici';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort } from '../fakes/proxies';
 import {
-  ProviderError,
   closeSharedDispatchers,
   concatWav,
   fetchWithRetry,
@@ -20,6 +19,7 @@ import {
   splitText,
   writeFileAtomic,
 } from '../src/providers/outbound';
+import { providerError } from './providerErrors';
 
 const KEY = 'sk-test-outbound-key-0123456789abcdef';
 let fake: FakeOpenAI;
@@ -36,16 +36,6 @@ afterAll(async () => {
 const modelsUrl = () => `${fake.url}/models`;
 const authed = { method: 'GET', headers: { authorization: `Bearer ${KEY}` } };
 const fast = { timeoutMs: 5_000, maxRetries: 3, backoffBaseMs: 1 };
-
-/** Expects a promise to reject with a ProviderError and answers it. */
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 interface ProxyEntry {
   kind: 'forward' | 'connect';
