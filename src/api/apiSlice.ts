@@ -336,13 +336,15 @@ export const api = createApi({
     /** The server revokes older tokens: the answer's token replaces the stored one. */
     changePassword: builder.mutation<AuthResult & Detail, PasswordChange>({
       query: (body) => ({ url: '/auth/password', method: 'PUT', body }),
-      // Every earlier session ended; this browser has a new one.
-      invalidatesTags: (result) => (result ? [{ type: 'Session', id: 'LIST' }] : []),
+      // Every earlier session ended; this browser has a new one. The session list is fetched again
+      // only once the new token is in: a tag invalidated by the answer itself would refetch it with
+      // the old token, whose 401 signs the browser out.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (!data) return;
         dispatch(tokenReceived(data.access_token));
         dispatch(api.util.upsertQueryEntries([{ endpointName: 'me', arg: undefined, value: data.user }]));
+        dispatch(api.util.invalidateTags([{ type: 'Session', id: 'LIST' }]));
       },
     }),
     /** Settings › danger zone. Once the account is gone the session ends (and the cache with it). */

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { reply, testUser, type MockHandler } from '../../../testing';
 import { renderSettings as renderAnySettings } from '../testing';
 
@@ -40,6 +40,13 @@ describe('Security panel', () => {
     expect(server.calls('PUT /auth/password')[0]!.body).toEqual({ current_password: 'old-secret', new_password: 'new-secret' });
     expect(store.getState().auth.token).toBe('new-token');
     for (const field of fields) expect(field).toHaveValue('');
+    // The session list is fetched again with the new token: the old one answers 401 by now, and a
+    // 401 would sign this browser out.
+    await waitFor(() => expect(server.calls('GET /auth/sessions').length).toBeGreaterThan(1));
+    for (const call of server.calls('GET /auth/sessions').slice(1)) {
+      expect(call.headers.get('authorization')).toBe('Bearer new-token');
+    }
+    expect(store.getState().auth.token).toBe('new-token');
   });
 
   it('refuses a mismatch and a short password with the spec’s messages, and sends nothing', async () => {
