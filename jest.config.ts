@@ -51,6 +51,8 @@ const config: Config = {
   // Jest keeps one core for itself by default, which leaves a 2-core machine one worker; many
   // suites wait on ffmpeg, espeak-ng or a database, so two workers there finish a quarter sooner.
   maxWorkers: Math.max(2, os.cpus().length - 1),
+  // Every test file's time at the end of the run, slowest first (scripts/jest-suite-times.js).
+  reporters: ['default', '<rootDir>/scripts/jest-suite-times.js'],
   projects: [
     {
       displayName: 'web',
