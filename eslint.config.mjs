@@ -1,5 +1,5 @@
 // Lint rules: typescript-eslint recommended, React hooks rules for the web app, and the import
-// boundaries of CONVENTIONS.md (features never import each other; shared code imports no feature).
+// boundaries of docs/web.md, "Layout" (features never import each other; shared code imports no feature).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

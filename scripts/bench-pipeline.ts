@@ -13,7 +13,7 @@ import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db';
 import { memoryMailer } from '../server/src/providers/mailer';
 import { createEngine } from '../server/src/pipeline/engine';
-import { mediaToolsEnv, resolveMediaTools } from '../server/src/pipeline/media/ffmpeg';
+import { mediaToolsEnv, resolveMediaTools } from '../server/src/media/ffmpeg';
 import { startFakeGoogle } from '../server/fakes/google';
 import { startFakeOpenAI } from '../server/fakes/openai';
 import { createStoryResponder } from '../server/fakes/storyResponder';

@@ -38,13 +38,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  MAX_TRUE_PEAK_DBTP,
-  TARGET_LOUDNESS_LUFS,
-  concatAudio,
-  measureLoudness,
-  type Loudness,
-} from '../server/src/pipeline/media/audio';
+import { MAX_TRUE_PEAK_DBTP, TARGET_LOUDNESS_LUFS, concatAudio, measureLoudness, type Loudness } from '../server/src/media/audio';
 import {
   availableFfmpegs,
   ffmpegFileArg,
@@ -52,11 +46,11 @@ import {
   runFfmpeg,
   type MediaTool,
   type MediaTools,
-} from '../server/src/pipeline/media/ffmpeg';
-import { encoderArgs, renderSettingsFor, renderVideo, type RenderSettings } from '../server/src/pipeline/media/render';
+} from '../server/src/media/ffmpeg';
+import { encoderArgs, renderSettingsFor, renderVideo, type RenderSettings } from '../server/src/media/render';
 import { formatPlan } from '../server/src/pipeline/format';
-import { makeSceneCard } from '../server/src/pipeline/media/sceneCards';
-import { subtitleCues } from '../server/src/pipeline/media/subtitles';
+import { makeSceneCard } from '../server/src/media/sceneCards';
+import { subtitleCues } from '../server/src/media/subtitles';
 import { espeakSpeak } from '../server/src/providers/speech';
 
 const TARGETS = { realtimeFactor: 0.25, ratioToFloor: 1.25, peakRssMb: 600, ssim: 0.99 };

@@ -24,9 +24,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concatAudio } from '../server/src/pipeline/media/audio';
-import { resolveMediaTools } from '../server/src/pipeline/media/ffmpeg';
-import { subtitleCues, type Cue } from '../server/src/pipeline/media/subtitles';
+import { concatAudio } from '../server/src/media/audio';
+import { resolveMediaTools } from '../server/src/media/ffmpeg';
+import { subtitleCues, type Cue } from '../server/src/media/subtitles';
 import { narrationCues } from '../server/src/pipeline/steps/video';
 import { espeakSpeak } from '../server/src/providers/speech';
 import { FRAME_SECONDS, features, readWav, speechOnset, warp } from '../server/tools/speechAlign';

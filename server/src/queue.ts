@@ -1,7 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from './db';
-import type { AlertJob } from './services/alerts';
-import type { AuthEmailJob } from './services/auth';
+import { QUEUES, type AlertJob, type AuthEmailJob, type ExecutionJob, type StatsJob } from './jobs';
 
 /**
  * The job queue: pg-boss on the application's own database (PGlite through an adapter, or the
@@ -16,16 +15,6 @@ export interface Queue {
 /** pg-boss's tables live in this schema of the application's database. */
 export const QUEUE_SCHEMA = 'pgboss';
 
-/** The engine's queues: one job per execution run, statistics, emails, alerts, retention (and the tick of earlier versions, kept to unschedule it). */
-export const QUEUES = {
-  execution: 'execution-run',
-  tick: 'scheduler-tick',
-  stats: 'publication-stats',
-  email: 'auth-email',
-  alert: 'alert',
-  retention: 'retention',
-} as const;
-
 /** A run may take long (a long story, a slow API): pg-boss gives up on an active job after this. */
 export const EXECUTION_JOB_EXPIRE_SECONDS = 4 * 60 * 60;
 
@@ -38,7 +27,10 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 
 /** Enqueues one run of an execution; answers the job id. Runs are not retried by pg-boss: the engine resumes them itself. */
 export async function enqueueExecution(queue: Queue, executionId: string): Promise<string | null> {
-  return queue.boss.send(QUEUES.execution, { executionId }, { retryLimit: 0, expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS });
+  return queue.boss.send(QUEUES.execution, { executionId } satisfies ExecutionJob, {
+    retryLimit: 0,
+    expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS,
+  });
 }
 
 /**
@@ -51,7 +43,7 @@ export async function enqueueExecutions(queue: Queue, runs: Array<{ executionId:
     runs.map((run) => ({
       ...(run.jobId ? { id: run.jobId } : {}),
       name: QUEUES.execution,
-      data: { executionId: run.executionId },
+      data: { executionId: run.executionId } satisfies ExecutionJob,
       retryLimit: 0,
       expireInSeconds: EXECUTION_JOB_EXPIRE_SECONDS,
     })),
@@ -60,7 +52,11 @@ export async function enqueueExecutions(queue: Queue, runs: Array<{ executionId:
 
 /** Asks for a statistics refresh of one user's publications (one pending per user). */
 export async function enqueueStatsRefresh(queue: Queue, userId: string): Promise<void> {
-  await queue.boss.send(QUEUES.stats, { userId }, { singletonKey: `stats-${userId}`, retryLimit: 1, expireInSeconds: 15 * 60 });
+  await queue.boss.send(QUEUES.stats, { userId } satisfies StatsJob, {
+    singletonKey: `stats-${userId}`,
+    retryLimit: 1,
+    expireInSeconds: 15 * 60,
+  });
 }
 
 /** Hands an email (a reset or confirmation link) to whichever process runs jobs; retried a few times if sending fails. */

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
 import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
-import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
+import { resolveMediaTools } from '../src/media/ffmpeg';
 import { TITLE_ATTEMPTS } from '../src/pipeline/steps/texts';
 import { PROCESS_STEPS } from '../src/services/processes';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';

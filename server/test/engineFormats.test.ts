@@ -6,8 +6,8 @@ import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { createEngine, type Engine } from '../src/pipeline/engine';
 import { SHORT_INSTRUCTION, SHORT_MAX_TEMPO } from '../src/pipeline/format';
-import { concatAudio } from '../src/pipeline/media/audio';
-import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
+import { concatAudio } from '../src/media/audio';
+import { resolveMediaTools } from '../src/media/ffmpeg';
 import { StepFailure } from '../src/pipeline/context';
 import { fitNarration } from '../src/pipeline/steps/video';
 import { pcmToWav } from '../src/providers/outbound';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { probe, runFfmpeg } from '../src/pipeline/media/ffmpeg';
+import { probe, runFfmpeg } from '../src/media/ffmpeg';
 import { alignWords, localVoiceAvailable, stopLocalVoice, synthesizeLocal, toSsml } from '../src/providers/localVoice';
 import { SpeechError, espeakSpeak } from '../src/providers/speech';
 

@@ -8,7 +8,7 @@ import {
   concatAudioGraph,
   measureLoudness,
   parseLoudnormJson,
-} from '../src/pipeline/media/audio';
+} from '../src/media/audio';
 import {
   MediaError,
   availableFfmpegs,
@@ -19,7 +19,7 @@ import {
   resolveMediaTools,
   runFfmpeg,
   stderrSummary,
-} from '../src/pipeline/media/ffmpeg';
+} from '../src/media/ffmpeg';
 import { espeakSpeak } from '../src/providers/speech';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundledFonts, chooseFonts, drawnCodePoints, fontFolder, readFontFile } from '../src/pipeline/media/fonts';
+import { bundledFonts, chooseFonts, drawnCodePoints, fontFolder, readFontFile } from '../src/media/fonts';
 
 let dir: string;
 

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concatAudio } from '../src/pipeline/media/audio';
-import { MediaError, inputArgs, probe, runFfmpeg, runnableShipped } from '../src/pipeline/media/ffmpeg';
-import { makeThumbnail, renderVideo } from '../src/pipeline/media/render';
+import { concatAudio } from '../src/media/audio';
+import { MediaError, inputArgs, probe, runFfmpeg, runnableShipped } from '../src/media/ffmpeg';
+import { makeThumbnail, renderVideo } from '../src/media/render';
 import { sniffMediaType } from '../src/lib/mediaInput';
 
 /**

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_TRUE_PEAK_DBTP, TARGET_LOUDNESS_LUFS, measureLoudness } from '../src/pipeline/media/audio';
-import { MUSIC_BED_LUFS, measureIntegratedLoudness, mixMusic, musicGainDb, musicMixGraph } from '../src/pipeline/media/music';
-import {
-  availableFfmpegs,
-  mediaToolsEnv,
-  probe,
-  resolveMediaTools,
-  runFfmpeg,
-  type MediaTools,
-} from '../src/pipeline/media/ffmpeg';
+import { MAX_TRUE_PEAK_DBTP, TARGET_LOUDNESS_LUFS, measureLoudness } from '../src/media/audio';
+import { MUSIC_BED_LUFS, measureIntegratedLoudness, mixMusic, musicGainDb, musicMixGraph } from '../src/media/music';
+import { availableFfmpegs, mediaToolsEnv, probe, resolveMediaTools, runFfmpeg, type MediaTools } from '../src/media/ffmpeg';
 import { parseWav, pcmToWav } from '../src/providers/outbound';
 
 let dir: string;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concatAudio } from '../src/pipeline/media/audio';
-import { MediaError, availableFfmpegs, ffmpegFileArg, probe, resolveMediaTools, runFfmpeg } from '../src/pipeline/media/ffmpeg';
+import { concatAudio } from '../src/media/audio';
+import { MediaError, availableFfmpegs, ffmpegFileArg, probe, resolveMediaTools, runFfmpeg } from '../src/media/ffmpeg';
 import {
   RENDER_SETTINGS,
   planSegments,
@@ -12,9 +12,9 @@ import {
   splitPasses,
   stillChain,
   zoomSteps,
-} from '../src/pipeline/media/render';
-import { cardPalette, makeSceneCard } from '../src/pipeline/media/sceneCards';
-import { subtitleCues } from '../src/pipeline/media/subtitles';
+} from '../src/media/render';
+import { cardPalette, makeSceneCard } from '../src/media/sceneCards';
+import { subtitleCues } from '../src/media/subtitles';
 import { espeakSpeak } from '../src/providers/speech';
 
 const TITLE = 'The Lighthouse Keeper’s Daughter';

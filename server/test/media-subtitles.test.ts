@@ -13,7 +13,7 @@ import {
   wrapText,
   type Cue,
   type SpokenWord,
-} from '../src/pipeline/media/subtitles';
+} from '../src/media/subtitles';
 
 const STORY =
   'Maria climbed the hundred steps of the old lighthouse. The storm had broken every window on the way up, and the wind ' +

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { pcmToWav } from '../src/providers/outbound';
-import { resolveMediaTools } from '../src/pipeline/media/ffmpeg';
+import { resolveMediaTools } from '../src/media/ffmpeg';
 import { MUSIC_MAX_BYTES } from '../src/services/music';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 

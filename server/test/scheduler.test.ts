@@ -1,6 +1,7 @@
 import { asc, count, eq, like, sql } from 'drizzle-orm';
 import { executions, processes } from '../src/db/schema';
-import { QUEUES, QUEUE_SCHEMA, startQueue } from '../src/queue';
+import { QUEUES } from '../src/jobs';
+import { QUEUE_SCHEMA, startQueue } from '../src/queue';
 import { CLAIM_BATCH, INTERVAL_MS, createExecutionRunService } from '../src/services/executionRuns';
 import { createEngine } from '../src/pipeline/engine';
 import { buildTestApp, signUp, type TestContext } from './helper';

@@ -179,7 +179,7 @@ export const SNIFF_BYTES = 16;
 /**
  * What a file is by its first SNIFF_BYTES bytes alone (the signatures inspectImage and
  * inspectAudio recognise, and MP4's `ftyp` box); null for anything else: a playlist, a script, a
- * text. ffmpeg is told this type instead of guessing it (pipeline/media/ffmpeg.ts, inputArgs).
+ * text. ffmpeg is told this type instead of guessing it (media/ffmpeg.ts, inputArgs).
  */
 export function sniffMediaType(head: Buffer): MediaFileType | null {
   const text = (from: number, to: number) => (head.length >= to ? head.toString('latin1', from, to) : '');

@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import { isDatabaseUnavailable } from '../db/errors';
 import { CLAIM_BATCH, LeaseLost } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
-import type { AlertCause, AlertJob } from '../services/alerts';
+import type { AlertCause, AlertJob } from '../jobs';
 import { proxyDispatcher } from '../providers/outbound';
 import type { ChatModelClient } from '../providers/chatModel';
 import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';

@@ -1,8 +1,7 @@
 import type { Config } from '../config';
-import { QUEUES, type Queue } from '../queue';
+import { QUEUES, type AlertJob, type AuthEmailJob, type ExecutionJob, type StatsJob } from '../jobs';
+import type { Queue } from '../queue';
 import type { Services } from '../services';
-import type { AlertJob } from '../services/alerts';
-import type { AuthEmailJob } from '../services/auth';
 import type { Logger } from './context';
 import { createEngine, type Engine } from './engine';
 
@@ -44,7 +43,7 @@ export async function startEngine(options: {
   const workers: string[] = [];
   for (let i = 0; i < config.workerConcurrency; i += 1) {
     let workerId = '';
-    workerId = await queue.boss.work<{ executionId: string }>(
+    workerId = await queue.boss.work<ExecutionJob>(
       QUEUES.execution,
       { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS },
       async ([job]) => {
@@ -82,7 +81,7 @@ export async function startEngine(options: {
   nextTick();
   // Publication statistics: hourly for everyone, and on demand for one user.
   workers.push(
-    await queue.boss.work<{ userId?: string }>(QUEUES.stats, { pollingIntervalSeconds: 5 }, async ([job]) => {
+    await queue.boss.work<StatsJob>(QUEUES.stats, { pollingIntervalSeconds: 5 }, async ([job]) => {
       if (job?.data.userId) await options.services.publications.refreshStatsFor(job.data.userId);
       else await options.services.publications.refreshAllStats();
     }),

@@ -8,6 +8,7 @@ import { exchangeDeadline } from '../providers/httpBodies';
 import { maskSecret, type SecretBox } from '../lib/secrets';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Mailer } from '../providers/mailer';
+import type { AlertCause, AlertJob } from '../jobs';
 import { describeError } from './errorText';
 
 /**
@@ -18,20 +19,6 @@ import { describeError } from './errorText';
  * most once per cause, process and day, and only the causes the user wants. Sent from the job
  * queue, never inside a run's step.
  */
-
-export const ALERT_CAUSES = ['run_failed', 'authorization', 'quota', 'review'] as const;
-export type AlertCause = (typeof ALERT_CAUSES)[number];
-
-export interface AlertJob {
-  userId: string;
-  processId: string;
-  cause: AlertCause;
-  executionId?: string;
-  /** The run's error (a message key and its params); put in the owner's words when the alert is sent. */
-  errorKey?: string;
-  errorParams?: Record<string, string | number>;
-  errorText?: string;
-}
 
 export interface NotificationSettingsDto {
   run_failed: boolean;

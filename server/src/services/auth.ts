@@ -17,6 +17,7 @@ import { DEFAULT_HASH_COST, HashQueueFull, dummyPasswordHash, hashPassword, need
 import { BILLING_PERIODS, DEFAULT_PLAN, planName, type BillingPeriod } from '../lib/plans';
 import { signToken, verifyToken } from '../lib/tokens';
 import type { Mailer } from '../providers/mailer';
+import type { AuthEmailJob } from '../jobs';
 import { addressKey } from '../lib/clientAddress';
 import { isCommonPassword } from '../lib/commonPasswords';
 import type { Reauthentication } from './reauthentication';
@@ -73,10 +74,6 @@ type UserRow = typeof users.$inferSelect;
 export type VerifyEmailOutcome =
   | { status: 'verified' }
   | { status: 'password_required'; key: 'auth.adminConfirmNeedsPassword' | 'auth.adminConfirmPasswordWrong' };
-
-/** An email the auth service sends from the job queue (never inside the request that asks for it). */
-export type AuthEmailJob =
-  { kind: 'reset'; email: string; language: Language } | { kind: 'verify'; userId: string; language: Language };
 
 export interface AuthDeps {
   db: Db;

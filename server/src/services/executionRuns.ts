@@ -14,6 +14,7 @@ import {
   type StepProgress,
 } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
+import { QUEUES } from '../jobs';
 import { ACTIVE_EXECUTION_STATUSES, isActiveStatus, type StoredError } from './executions';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from './processes';
 
@@ -69,8 +70,8 @@ export class LeaseLost extends Error {
   }
 }
 
-/** pg-boss's queue of execution runs (queue.ts QUEUES.execution; not imported, to keep services free of the queue). */
-const QUEUE_NAME = 'execution-run';
+/** pg-boss's queue of execution runs. */
+const QUEUE_NAME = QUEUES.execution;
 
 /** How many due processes one claiming statement takes (the scheduler loops until fewer come back). */
 export const CLAIM_BATCH = 1000;

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Mailer } from '../providers/mailer';
-import { QUEUES, enqueueAlert, enqueueAuthEmail, enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
+import { QUEUES, type AlertJob, type AuthEmailJob } from '../jobs';
+import { enqueueAlert, enqueueAuthEmail, enqueueExecution, enqueueStatsRefresh, type Queue } from '../queue';
 import { createMetrics } from '../lib/metrics';
 import { createYoutubePublisher } from '../providers/youtubeUpload';
 import { createPublicationService } from './publications';
@@ -11,11 +12,11 @@ import { localMediaStorage, type MediaStorage } from '../providers/mediaStorage'
 import { createExecutionService } from './executions';
 import { createExecutionRunService } from './executionRuns';
 import { createRunControl } from './runControl';
-import { createAlertService, type AlertJob } from './alerts';
+import { createAlertService } from './alerts';
 import { createRetention } from './retention';
 import { SecretBox } from '../lib/secrets';
 import { createAccountService } from './account';
-import { createAuthService, type AuthEmailJob } from './auth';
+import { createAuthService } from './auth';
 import { createRateLimiter } from './rateLimits';
 import { createReauthentication } from './reauthentication';
 import { createSubscriptionService } from './subscription';
@@ -30,7 +31,7 @@ import { createYoutubeApiService } from './youtubeApis';
 import { createOauthStates } from './oauthStates';
 import { createYoutubeProvider } from '../providers/youtube';
 import { LOCAL_VOICE_VERSION, localVoiceAvailable } from '../providers/localVoice';
-import { mediaToolsEnv, resolveMediaTools, type MediaTool } from '../pipeline/media/ffmpeg';
+import { mediaToolsEnv, resolveMediaTools, type MediaTool } from '../media/ffmpeg';
 
 export interface ServiceDeps {
   db: Db;

@@ -7,9 +7,9 @@ import { musicTracks, processes } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import { MediaInputError, inspectAudio } from '../lib/mediaInput';
-import { audioDurationSeconds } from '../pipeline/media/audio';
-import { MediaError, type MediaTools } from '../pipeline/media/ffmpeg';
-import { measureIntegratedLoudness } from '../pipeline/media/music';
+import { audioDurationSeconds } from '../media/audio';
+import { MediaError, type MediaTools } from '../media/ffmpeg';
+import { measureIntegratedLoudness } from '../media/music';
 import { createLinkSigner } from '../lib/signedLinks';
 import type { Page } from './paging';
 

@@ -5,6 +5,7 @@ import { notFound, unprocessable } from '../errors';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Page } from './paging';
 import { describeError } from './errorText';
+import { describeNeeds, type ProcessNeed } from './processNeeds';
 
 /**
  * Processes: a user's recurring workflows that make and publish one story video every
@@ -43,26 +44,6 @@ export const DEFAULT_PUBLICATION_TIME = '09:00';
  */
 export const PROCESS_FORMATS = ['video', 'short'] as const;
 export type ProcessFormat = (typeof PROCESS_FORMATS)[number];
-
-/**
- * What a process may lack to run, as keys the client translates: a deleted record (the column is
- * null), a disabled or inactive one, a YouTube API configuration of another YouTube channel than
- * the process's (the video would land there), or a prompt without texts in the process's
- * language. In this order in `needs`.
- */
-export const PROCESS_NEEDS = [
-  'channel',
-  'channel_disabled',
-  'youtube_api',
-  'youtube_api_disabled',
-  'channel_mismatch',
-  'prompt',
-  'prompt_inactive',
-  'language',
-  'voice',
-  'voice_inactive',
-] as const;
-export type ProcessNeed = (typeof PROCESS_NEEDS)[number];
 
 export interface ProcessDto {
   id: string;
@@ -143,19 +124,6 @@ const PUBLICATION_TIME = /^([01]?[0-9]|2[0-3]):([0-5][0-9])$/;
 const LANGUAGE_NAME: Record<ProcessLanguage, MessageKey> = {
   pt: 'processes.languageName.pt',
   en: 'processes.languageName.en',
-};
-
-const NEED_LABEL: Record<ProcessNeed, MessageKey> = {
-  channel: 'processes.need.channel',
-  youtube_api: 'processes.need.youtube_api',
-  youtube_api_disabled: 'processes.need.youtube_api_disabled',
-  channel_disabled: 'processes.need.channel_disabled',
-  channel_mismatch: 'processes.need.channel_mismatch',
-  prompt: 'processes.need.prompt',
-  prompt_inactive: 'processes.need.prompt_inactive',
-  language: 'processes.need.language',
-  voice: 'processes.need.voice',
-  voice_inactive: 'processes.need.voice_inactive',
 };
 
 function isProcessLanguage(code: string): code is ProcessLanguage {
@@ -264,7 +232,7 @@ function joinedSelect(runner: Runner, where: SQL | undefined) {
 
 type JoinedRow = Awaited<ReturnType<typeof joinedSelect>>[number];
 
-/** What the process lacks to run (see PROCESS_NEEDS). */
+/** What the process lacks to run (see PROCESS_NEEDS in processNeeds.ts). */
 export function needsOf(row: JoinedRow): ProcessNeed[] {
   const needs: ProcessNeed[] = [];
   if (!row.channelFound) needs.push('channel');
@@ -489,8 +457,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     const needs = needsOf(row);
     if (needs.length === 0) return;
     const language = languageName(row.process.language, into);
-    const labels = needs.map((need) => translate(into, NEED_LABEL[need], { language }));
-    throw unprocessable('processes.needsBeforeActivation', { needs: labels.join('; ') });
+    throw unprocessable('processes.needsBeforeActivation', { needs: describeNeeds(needs, into, language) });
   }
 
   /**

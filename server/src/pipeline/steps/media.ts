@@ -8,8 +8,8 @@ import { ProviderError, concatWav, parseWav, writeFileAtomic } from '../../provi
 import { failureReason } from '../../providers/reasons';
 import { espeakSpeak, espeakVoiceFor } from '../../providers/speech';
 import { StepFailure, warn, type StepContext } from '../context';
-import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
-import { makeSceneCard } from '../media/sceneCards';
+import { mediaToolsEnv, resolveMediaTools } from '../../media/ffmpeg';
+import { makeSceneCard } from '../../media/sceneCards';
 import { splitScenes } from '../story';
 import { runFormat } from '../format';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PublishError } from '../../providers/youtubeUpload';
 import { MEDIA_FILES } from '../../services/executions';
-import type { ProcessNeed } from '../../services/processes';
+import type { ProcessNeed } from '../../services/processNeeds';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
 import { StepFailure, warn, type StepContext } from '../context';

@@ -1,5 +1,5 @@
 import { localVoiceAvailable } from '../../providers/localVoice';
-import { mediaToolsEnv, resolveMediaTools } from '../media/ffmpeg';
+import { mediaToolsEnv, resolveMediaTools } from '../../media/ffmpeg';
 import { StepFailure, type StepContext } from '../context';
 import { formatPlan } from '../format';
 

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, warn, type StepContext } from '../context';
-import { concatAudio, type ConcatAudioResult } from '../media/audio';
-import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpeg, type MediaTools } from '../media/ffmpeg';
-import { mixMusic } from '../media/music';
-import { renderSettingsFor, renderVideo } from '../media/render';
-import { subtitleCues, toSrt, type Cue, type CueOptions, type SpokenWord } from '../media/subtitles';
+import { concatAudio, type ConcatAudioResult } from '../../media/audio';
+import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpeg, type MediaTools } from '../../media/ffmpeg';
+import { mixMusic } from '../../media/music';
+import { renderSettingsFor, renderVideo } from '../../media/render';
+import { subtitleCues, toSrt, type Cue, type CueOptions, type SpokenWord } from '../../media/subtitles';
 import { SHORT_MAX_TEMPO, runFormat } from '../format';
 import { narrationText, wordsFile } from './media';
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SNIFF_BYTES, sniffMediaType, type MediaFileType } from '../../lib/mediaInput';
+import { SNIFF_BYTES, sniffMediaType, type MediaFileType } from '../lib/mediaInput';
 
 /**
  * Finding and running ffmpeg/ffprobe. Both are always started with an argument array (spawn, no
