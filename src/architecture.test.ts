@@ -1,5 +1,5 @@
 /**
- * The web app's import rules (CONVENTIONS.md): app -> features -> (api, components, lib).
+ * The web app's import rules (docs/web.md, "Layout"): app -> features -> (api, components, lib).
  * A feature never imports another feature; components and lib import no feature, no api and
  * no app; api imports no feature and no app.
  */

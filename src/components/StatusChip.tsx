@@ -2,7 +2,7 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 
 /**
- * The console's status colours, one meaning each (CONVENTIONS "visual language"): idle or not
+ * The console's status colours, one meaning each on every screen: idle or not
  * tested grey, running blue with a spinner, completed or connected green, error or disconnected
  * red, waiting for someone (a video to review) amber, waiting for a worker (queued) blue outlined,
  * disabled grey (the item itself is dimmed by its card).
