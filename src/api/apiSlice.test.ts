@@ -13,7 +13,7 @@ import {
   youtubeApiList,
 } from '../testing/fixtures';
 import { mockApi, reply, type ApiMock } from '../testing/mockApi';
-import { api } from './apiSlice';
+import { api } from '.';
 import { loggedOut } from './authSlice';
 import { errorDetail, errorMessage, errorStatus } from './baseQuery';
 
@@ -308,7 +308,10 @@ describe('api slice: connections (tags)', () => {
     // The processes feature comes later; a stand-in query provides its list's tag.
     const withProcesses = api.injectEndpoints({
       endpoints: (builder) => ({
-        processesStandIn: builder.query<unknown, void>({ query: () => '/processes/', providesTags: [{ type: 'Process', id: 'LIST' }] }),
+        processesStandIn: builder.query<unknown, void>({
+          query: () => '/processes/',
+          providesTags: [{ type: 'Process', id: 'LIST' }],
+        }),
       }),
     });
     const prompt = promptFixture();
@@ -345,7 +348,9 @@ describe('api slice: connections (tags)', () => {
     await store.dispatch(api.endpoints.updatePromptDescription.initiate({ id: 'pr-1', description: 'New' }));
     await requested(server, 'GET /prompts/pr-1', 3);
     expect(server.calls('PUT /prompts/pr-1')[0].body).toEqual({ description: 'New' });
-    await store.dispatch(api.endpoints.updatePromptFull.initiate({ id: 'pr-1', name: 'N', description: 'D', content: 'C', languages: { en: {} } }));
+    await store.dispatch(
+      api.endpoints.updatePromptFull.initiate({ id: 'pr-1', name: 'N', description: 'D', content: 'C', languages: { en: {} } }),
+    );
     await requested(server, 'GET /prompts/pr-1', 4);
     await store.dispatch(
       api.endpoints.createPromptFull.initiate({ name: 'N', description: 'D', content: 'C', languages: { pt: {} } }),

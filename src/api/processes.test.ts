@@ -2,7 +2,7 @@
 import { makeStore } from '../app/store';
 import { processFixture } from '../testing/fixtures';
 import { deferred, mockApi, reply, type ApiMock } from '../testing/mockApi';
-import { api, EXECUTION_STEP_KEYS } from './apiSlice';
+import { api, EXECUTION_STEP_KEYS } from '.';
 import type { Execution, Process } from './types';
 
 function storeWith() {

@@ -1,7 +1,7 @@
 import { makeStore } from '../app/store';
 import { processFixture } from '../testing/fixtures';
 import { mockApi, reply, type ApiMock } from '../testing/mockApi';
-import { api } from './apiSlice';
+import { api } from '.';
 import type { Process } from './types';
 
 /**

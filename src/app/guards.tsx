@@ -12,7 +12,7 @@ export interface FromState {
 /**
  * Everything under / needs a user. No token: off to /login (remembering the page). A stored
  * token is validated with /auth/me first, behind a full-screen spinner; if that fails the token
- * is cleared (api/apiSlice.ts) and this guard sends the visitor to /login.
+ * is cleared (the `me` query, api/auth.ts) and this guard sends the visitor to /login.
  */
 export function RequireAuth() {
   const { t } = useTranslation();
