@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FAKE_ELEVENLABS_VOICES, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs';
 import { FAKE_SECONDS_PER_WORD, countWords } from '../fakes/openai';
 import { createElevenLabsClient, type ElevenLabsClient } from '../src/providers/elevenlabs';
-import { parseWav } from '../src/providers/outbound';
+import { parseWav } from '../src/lib/wav';
 import { providerError } from './providerErrors';
 
 const KEY = 'el-test-key-0123456789abcdef0123456789';

@@ -10,7 +10,7 @@ import { concatAudio } from '../src/media/audio';
 import { resolveMediaTools } from '../src/media/ffmpeg';
 import { StepFailure } from '../src/pipeline/context';
 import { fitNarration } from '../src/pipeline/steps/video';
-import { pcmToWav } from '../src/providers/outbound';
+import { pcmToWav } from '../src/lib/wav';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
 import { runnableProcess, runnableUser, type RunnableUser } from './runnable';
 

@@ -3,7 +3,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startSocks5Proxy, type ProxyLog, type Running } from '../fakes/proxies';
 import { createStoryResponder } from '../fakes/storyResponder';
 import { createEngine, type Engine } from '../src/pipeline/engine';
-import { closeSharedDispatchers } from '../src/providers/outbound';
+import { closeSharedDispatchers } from '../src/providers/proxies';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
 
 // A full run narrates, draws and renders a video: on a busy 2-core machine that can take a while.

@@ -13,14 +13,9 @@ import { createChatModelClient } from '../src/providers/chatModel';
 import { createElevenLabsClient } from '../src/providers/elevenlabs';
 import { MAX_ERROR_TEXT_BYTES, MAX_JSON_ANSWER_BYTES } from '../src/providers/httpBodies';
 import { createOpenAIMediaClient } from '../src/providers/openaiMedia';
-import {
-  closeSharedDispatchers,
-  fetchWithRetry,
-  providerErrorFromResponse,
-  proxyDispatcher,
-  readResponseBytes,
-  withoutTags,
-} from '../src/providers/outbound';
+import { providerErrorFromResponse, readResponseBytes, withoutTags } from '../src/providers/httpBodies';
+import { closeSharedDispatchers, proxyDispatcher } from '../src/providers/proxies';
+import { fetchWithRetry } from '../src/providers/retry';
 import { buildTestApp, call, signUp, type TestContext } from './helper';
 import { providerError } from './providerErrors';
 

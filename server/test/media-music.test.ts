@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MAX_TRUE_PEAK_DBTP, TARGET_LOUDNESS_LUFS, measureLoudness } from '../src/media/audio';
 import { MUSIC_BED_LUFS, measureIntegratedLoudness, mixMusic, musicGainDb, musicMixGraph } from '../src/media/music';
 import { availableFfmpegs, mediaToolsEnv, probe, resolveMediaTools, runFfmpeg, type MediaTools } from '../src/media/ffmpeg';
-import { parseWav, pcmToWav } from '../src/providers/outbound';
+import { parseWav, pcmToWav } from '../src/lib/wav';
 
 let dir: string;
 

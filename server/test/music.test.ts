@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { pcmToWav } from '../src/providers/outbound';
+import { pcmToWav } from '../src/lib/wav';
 import { resolveMediaTools } from '../src/media/ffmpeg';
 import { MUSIC_MAX_BYTES } from '../src/services/music';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';

@@ -8,7 +8,7 @@ import { closedPort, startHttpProxy } from '../fakes/proxies';
 import { userDispatcher } from '../src/lib/egress';
 import { narrationPieces } from '../src/pipeline/steps/media';
 import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient, type OpenAIMediaClient } from '../src/providers/openaiMedia';
-import { ProviderError } from '../src/providers/outbound';
+import { ProviderError } from '../src/providers/providerError';
 import { providerError } from './providerErrors';
 
 const KEY = 'sk-test-media-key-0123456789abcdefWXYZ';

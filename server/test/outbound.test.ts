@@ -6,19 +6,12 @@ import path from 'node:path';
 import { Response } from 'undici';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort } from '../fakes/proxies';
-import {
-  closeSharedDispatchers,
-  concatWav,
-  fetchWithRetry,
-  isProxySupported,
-  parseWav,
-  pcmToWav,
-  providerErrorFromResponse,
-  proxyDispatcher,
-  retryAfterMs,
-  splitText,
-  writeFileAtomic,
-} from '../src/providers/outbound';
+import { writeFileAtomic } from '../src/lib/atomicWrite';
+import { splitText } from '../src/lib/text';
+import { concatWav, parseWav, pcmToWav } from '../src/lib/wav';
+import { providerErrorFromResponse } from '../src/providers/httpBodies';
+import { closeSharedDispatchers, isProxySupported, proxyDispatcher } from '../src/providers/proxies';
+import { fetchWithRetry, retryAfterMs } from '../src/providers/retry';
 import { providerError } from './providerErrors';
 
 const KEY = 'sk-test-outbound-key-0123456789abcdef';

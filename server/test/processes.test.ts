@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { executions, processes, users } from '../src/db/schema';
 import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from '../src/services/processes';
-import { pcmToWav } from '../src/providers/outbound';
+import { pcmToWav } from '../src/lib/wav';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
 let ctx: TestContext;

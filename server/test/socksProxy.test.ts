@@ -6,17 +6,12 @@ import { FAKE_ELEVENLABS_VOICES, startFakeElevenLabs, type FakeElevenLabs } from
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort, startSilentServer, startSocks5Proxy, startTarget, type ProxyLog, type Running } from '../fakes/proxies';
-import { ChatModelError, createChatModelClient } from '../src/providers/chatModel';
+import { createChatModelClient } from '../src/providers/chatModel';
 import { createElevenLabsClient } from '../src/providers/elevenlabs';
 import { createOpenAIMediaClient } from '../src/providers/openaiMedia';
-import {
-  ProviderError,
-  closeSharedDispatchers,
-  fetchWithRetry,
-  proxyDispatcher,
-  type SocksFailure,
-  SocksProxyError,
-} from '../src/providers/outbound';
+import { ProviderError } from '../src/providers/providerError';
+import { closeSharedDispatchers, proxyDispatcher, type SocksFailure, SocksProxyError } from '../src/providers/proxies';
+import { fetchWithRetry } from '../src/providers/retry';
 import { checkProxy } from '../src/providers/proxyCheck';
 import { PublishError, createYoutubePublisher } from '../src/providers/youtubeUpload';
 
@@ -222,7 +217,7 @@ describe("the engine's clients through a socks5:// proxy", () => {
         maxRetries: 0,
       });
       const failed = await through(socks, () => rejection(refused.complete({ messages: [{ role: 'user', content: 'Say hi' }] })));
-      expect(failed.result).toBeInstanceOf(ChatModelError);
+      expect(failed.result).toBeInstanceOf(ProviderError);
       expect(failed.result).toMatchObject({ kind: 'unreachable' });
       expect(failed.refusals).toBe(1);
       expect(fake.requests).toHaveLength(1);

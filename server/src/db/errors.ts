@@ -1,11 +1,11 @@
+import { causes } from '../lib/errorCause';
+
 /** True when a database error (or one it wraps) is a unique-constraint violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
+  for (const cause of causes(error, Infinity)) {
+    // The walk of the chain stops at the first cause that is not an object.
+    if (typeof cause !== 'object') return false;
+    if ((cause as { code?: unknown }).code === '23505') return true;
   }
   return false;
 }
@@ -30,17 +30,15 @@ const UNAVAILABLE_MESSAGES =
 
 /** True when a database error (or one it wraps) says the server is unreachable: worth waiting for, not failing on. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const { code, message } = current as { code?: unknown; message?: unknown };
+  for (const cause of causes(error, Infinity)) {
+    // The walk of the chain stops at the first cause that is not an object.
+    if (typeof cause !== 'object') return false;
+    const { code, message } = cause as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
     // AggregateError (a connection refused on every address of a host name)
-    const errors = (current as { errors?: unknown }).errors;
+    const errors = (cause as { errors?: unknown }).errors;
     if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
-    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
+import { findCause } from './errorCause';
 
 /**
  * Outbound requests to addresses a user typed (a chat-model base URL, speech and image servers, a
@@ -113,7 +114,7 @@ export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, c
  * The address to connect to for `host` (a name or an IP literal, without brackets): an IP literal
  * as it is, a name resolved now; throws BlockedAddressError when it (or any of the name's
  * addresses) may not be reached. A connection through a proxy is made to the answer, never to the
- * name, so the proxy cannot resolve the name again to another address (outbound.ts proxyDispatcher).
+ * name, so the proxy cannot resolve the name again to another address (providers/proxies.ts proxyDispatcher).
  */
 export async function publicAddressOf(host: string): Promise<string> {
   if (net.isIP(host)) {
@@ -159,7 +160,7 @@ export function publicOnlyDispatcher(): Dispatcher {
 }
 
 /**
- * A proxy's dispatcher that has a twin for users' addresses (outbound.ts proxyDispatcher makes
+ * A proxy's dispatcher that has a twin for users' addresses (providers/proxies.ts proxyDispatcher makes
  * them): the twin resolves each target itself, refuses private addresses, and asks the proxy for
  * the checked IP, on every connection (redirects included).
  */
@@ -202,9 +203,7 @@ export function userFetch(options: { allowPrivate: boolean; proxy?: Dispatcher |
 
 /** True when `error` (or something it wraps) is a BlockedAddressError. */
 export function isBlockedAddressError(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
-    if (current instanceof BlockedAddressError || (current as { code?: unknown }).code === 'EBLOCKEDADDRESS') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  const blocked = (cause: unknown) =>
+    cause instanceof BlockedAddressError || (cause as { code?: unknown }).code === 'EBLOCKEDADDRESS';
+  return findCause(error, blocked, 8) !== undefined;
 }

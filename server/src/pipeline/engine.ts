@@ -9,7 +9,7 @@ import { isDatabaseUnavailable } from '../db/errors';
 import { CLAIM_BATCH, LeaseLost } from '../services/executionRuns';
 import { PROCESS_STEPS } from '../services/processes';
 import type { AlertCause, AlertJob } from '../jobs';
-import { proxyDispatcher } from '../providers/outbound';
+import { proxyDispatcher } from '../providers/proxies';
 import type { ChatModelClient } from '../providers/chatModel';
 import { RunAborted, StepFailure, type Checkpoint, type Logger, type StepContext } from './context';
 import { STEPS } from './steps';

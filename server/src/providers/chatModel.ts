@@ -1,8 +1,10 @@
 import OpenAI, { APIConnectionError, APIError, type ClientOptions } from 'openai';
 import type { Dispatcher, RequestInit, Response } from 'undici';
 import { isBlockedAddressError } from '../lib/egress';
+import { findCause } from '../lib/errorCause';
 import { MAX_JSON_ANSWER_BYTES, outsideFetch, type SendOnce } from './httpBodies';
-import { ProviderError, fetchThrough } from './outbound';
+import { ProviderError, type ProviderFailure } from './providerError';
+import { fetchThrough } from './proxies';
 
 /**
  * A small client of an OpenAI-compatible chat-model API (OpenAI itself or any server that speaks
@@ -43,37 +45,21 @@ export interface CompleteInput {
   maxTokens?: number;
 }
 
-/**
- * Why a call failed: a refused key, no answer at all, an address users may not reach, an answer
- * larger than any chat answer (too_large), or any other answer of the API.
- */
-export type ChatModelFailure = 'invalid_key' | 'unreachable' | 'blocked' | 'api_error' | 'too_large';
-
 export interface ConnectionResult {
   ok: boolean;
   /** A short English reason, without the key: 'invalid key', 'could not reach the server', or `status message`. */
   error?: string;
   /** The HTTP status of the failed answer, when there was one. */
   status?: number;
-  kind?: ChatModelFailure;
+  /** Why: invalid_key, unreachable, blocked, too_large or api_error (ProviderError's kinds). */
+  kind?: ProviderFailure;
 }
 
 export interface ChatModelClient {
   /** Lists models (first page); a server without /models (404) is tried with a one-token completion. */
   testConnection(): Promise<ConnectionResult>;
-  /** One chat completion; answers the assistant's text. Throws ChatModelError. */
+  /** One chat completion; answers the assistant's text. Throws ProviderError. */
   complete(input: CompleteInput): Promise<string>;
-}
-
-export class ChatModelError extends Error {
-  constructor(
-    message: string,
-    readonly kind: ChatModelFailure,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'ChatModelError';
-  }
 }
 
 export const DEFAULT_CHAT_MODEL_TIMEOUT_MS = 20_000;
@@ -87,41 +73,32 @@ function scrub(text: string, apiKey: string): string {
 }
 
 /**
- * Maps anything `openai` throws to a ChatModelError whose message is safe to show and log: it
+ * Maps anything `openai` throws to a ProviderError whose message is safe to show and log: it
  * names the kind of failure and the HTTP status, never the body the server answered (which may be
- * anything: HTML, a stack trace, the key echoed back).
+ * anything: HTML, a stack trace, the key echoed back). A ProviderError the bounded fetch threw
+ * (found among the causes) is mapped too, to the chat model's shorter words.
  */
-export function toChatModelError(error: unknown, apiKey: string): ChatModelError {
-  if (error instanceof ChatModelError) return error;
-  if (isBlockedAddressError(error)) return new ChatModelError('this address is not allowed', 'blocked');
+function toChatModelError(error: unknown, apiKey: string): ProviderError {
+  if (isBlockedAddressError(error)) return new ProviderError('this address is not allowed', 'blocked');
   // What the bounded fetch refused: thrown by it (redirects), or by the reading of the answer.
-  const refused = providerErrorIn(error);
-  if (refused?.kind === 'too_large') return new ChatModelError("the server's answer was too large", 'too_large');
-  if (refused?.kind === 'unreachable') return new ChatModelError('could not reach the server', 'unreachable');
-  if (refused) return new ChatModelError(scrub(refused.message, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error', refused.status);
+  const refused = findCause(error, (cause): cause is ProviderError => cause instanceof ProviderError);
+  if (refused?.kind === 'too_large') return new ProviderError("the server's answer was too large", 'too_large');
+  if (refused?.kind === 'unreachable') return new ProviderError('could not reach the server', 'unreachable');
+  if (refused) return new ProviderError(scrub(refused.message, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error', refused.status);
   // Connection errors, timeouts and aborts: no HTTP answer at all.
   if (error instanceof APIConnectionError || (error instanceof APIError && error.status === undefined)) {
-    return new ChatModelError('could not reach the server', 'unreachable');
+    return new ProviderError('could not reach the server', 'unreachable');
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    if (error.status === 401 || error.status === 403) return new ChatModelError('invalid key', 'invalid_key', error.status);
+    if (error.status === 401 || error.status === 403) return new ProviderError('invalid key', 'invalid_key', error.status);
     // OpenAI says why a 429 is final in the error's code; only that word is kept, never the text.
     if (error.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
-      return new ChatModelError('the account has no quota left', 'api_error', 429);
+      return new ProviderError('the account has no quota left', 'api_error', 429);
     }
-    return new ChatModelError(`the server answered HTTP ${error.status}`, 'api_error', error.status);
+    return new ProviderError(`the server answered HTTP ${error.status}`, 'api_error', error.status);
   }
   const message = error instanceof Error ? error.name : 'error';
-  return new ChatModelError(scrub(`the call failed (${message})`, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error');
-}
-
-/** The ProviderError in `error` or its causes (the client wraps what its fetch throws). */
-function providerErrorIn(error: unknown): ProviderError | undefined {
-  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
-    if (current instanceof ProviderError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return new ProviderError(scrub(`the call failed (${message})`, apiKey).slice(0, MAX_REASON_LENGTH), 'api_error');
 }
 
 export function createChatModelClient(options: ChatModelClientOptions): ChatModelClient {
@@ -186,7 +163,7 @@ export function createChatModelClient(options: ChatModelClientOptions): ChatMode
     } catch (error) {
       throw toChatModelError(error, apiKey);
     }
-    if (typeof content !== 'string') throw new ChatModelError('the chat model answered no text', 'api_error');
+    if (typeof content !== 'string') throw new ProviderError('the chat model answered no text', 'api_error');
     return content;
   }
 

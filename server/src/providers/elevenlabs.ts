@@ -1,17 +1,11 @@
 import type { Dispatcher } from 'undici';
-import {
-  DEFAULT_MEDIA_MAX_RETRIES,
-  DEFAULT_MEDIA_TIMEOUT_MS,
-  ProviderError,
-  fetchWithRetry,
-  pcmToWav,
-  providerErrorFromResponse,
-  proxyDispatcher,
-  readResponseBytes,
-  splitText,
-  writeFileAtomic,
-} from './outbound';
-import { speechAnswerCap } from './httpBodies';
+import { writeFileAtomic } from '../lib/atomicWrite';
+import { splitText } from '../lib/text';
+import { pcmToWav } from '../lib/wav';
+import { providerErrorFromResponse, readResponseBytes, speechAnswerCap } from './httpBodies';
+import { ProviderError } from './providerError';
+import { proxyDispatcher } from './proxies';
+import { DEFAULT_MEDIA_MAX_RETRIES, DEFAULT_MEDIA_TIMEOUT_MS, fetchWithRetry } from './retry';
 
 /**
  * Narration from ElevenLabs: `POST /v1/text-to-speech/{voice_id}?output_format=pcm_22050`, which

@@ -1,4 +1,5 @@
 import { Headers, Response, fetch as undiciFetch, type RequestInit } from 'undici';
+import { causes } from '../lib/errorCause';
 import { AUDIO_LIMITS, IMAGE_LIMITS } from '../lib/mediaInput';
 import { ProviderError } from './providerError';
 
@@ -13,10 +14,12 @@ import { ProviderError } from './providerError';
  * - Time: the deadline of an exchange covers the headers AND the body; a server that drips one
  *   byte a second is cut at the deadline (ProviderError `unreachable`, "the answer took too long").
  * - Error answers: only their first MAX_ERROR_TEXT_BYTES are read (the rest is never received),
- *   and parsed once, by linear code (see outbound.ts `parseErrorBody`).
+ *   and parsed once, by linear code (`parseErrorBody`, below).
  * - Redirects: followed here, at most MAX_REDIRECTS hops, each hop sent through the same `send`
  *   (so the same dispatcher checks its address: lib/egress), credentials dropped when a hop leaves
  *   the first origin.
+ * - Error answers become ProviderError (providerErrorFromResponse): the API's message, scrubbed of
+ *   the key and cut short, and a kind (invalid_key, quota, invalid_input, api_error).
  */
 
 /** A JSON answer (a chat completion, a model list, an error object): a few MB at most. */
@@ -58,10 +61,9 @@ export function answerTooSlow(): ProviderError {
 
 /** An errno-like code of a network failure (ECONNREFUSED, UND_ERR_SOCKET, ...), never a free text. */
 export function networkCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
+  for (const cause of causes(error)) {
+    const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
@@ -423,4 +425,164 @@ export function outsideFetch(options: OutsideFetchOptions) {
     }
     return cappedResponse(response, options.maxBytes, caller, deadline.clear);
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole answers and error answers
+
+const MAX_REASON_LENGTH = 300;
+
+/** How much of an answer `readResponseBytes` reads, and the caller's cancellation. */
+export interface ReadLimits {
+  /** Default 32 MiB. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads a whole answer (from `fetchWithRetry` or any fetch), at most `maxBytes` (default 32 MiB):
+ * `readResponseBytes(response, maxBytes)`, `readResponseBytes(response, signal)`,
+ * `readResponseBytes(response, maxBytes, signal)` or `readResponseBytes(response, { maxBytes, signal })`.
+ * A `content-length` over the cap is refused before reading; a body that passes it is dropped there
+ * (ProviderError `too_large`, "the server's answer was too large"). A time-out or broken connection
+ * while reading becomes ProviderError `unreachable`; the caller's abort rejects with its reason.
+ */
+export async function readResponseBytes(
+  response: AnswerLike,
+  limits?: number | AbortSignal | ReadLimits,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  let maxBytes = DEFAULT_MAX_ANSWER_BYTES;
+  let abort = signal;
+  if (typeof limits === 'number') maxBytes = limits;
+  else if (limits instanceof AbortSignal) abort = limits;
+  else if (limits) {
+    maxBytes = limits.maxBytes ?? maxBytes;
+    abort = limits.signal ?? abort;
+  }
+  return readCapped(response, maxBytes, abort);
+}
+
+/** Removes the secret, and anything shaped like an OpenAI key, from a text that came from the network. */
+export function scrubSecret(text: string, secret: string | undefined): string {
+  const withoutSecret = secret && secret.length >= 4 ? text.split(secret).join('***') : text;
+  return withoutSecret.replace(/\bsk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
+}
+
+interface ParsedErrorBody {
+  message?: string;
+  code?: string;
+}
+
+/**
+ * A text without its markup: every `<...>` (an HTML tag, a comment) becomes a space. One pass over
+ * the text, whatever it holds (a regular expression such as /<[^>]*>/g takes quadratic time on a
+ * text of `<` without `>`): an unclosed `<` drops the rest, as no tag ends there.
+ */
+export function withoutTags(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    if (open < 0) return out + text.slice(from);
+    out += `${text.slice(from, open)} `;
+    const close = text.indexOf('>', open + 1);
+    if (close < 0) return out;
+    from = close + 1;
+  }
+}
+
+/**
+ * The message and code of an error answer: OpenAI's `{error: {message, code, type}}`, ElevenLabs'
+ * `{detail: {status, message}}` or `{detail: "text"}`, FastAPI validation `{detail: [{msg, loc}]}`,
+ * or the text itself when it is not JSON. Linear in the text, which is cut to 8 KiB first
+ * (error answers are read no further: errorBodyText).
+ */
+function parseErrorBody(whole: string): ParsedErrorBody {
+  const text = whole.length > MAX_ERROR_TEXT_BYTES ? whole.slice(0, MAX_ERROR_TEXT_BYTES) : whole;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const plain = withoutTags(text).replace(/\s+/g, ' ').trim();
+    return plain ? { message: plain } : {};
+  }
+  if (!json || typeof json !== 'object') return {};
+  const { error, detail, message } = json as { error?: unknown; detail?: unknown; message?: unknown };
+  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (error && typeof error === 'object') {
+    const e = error as { message?: unknown; code?: unknown; type?: unknown };
+    return { message: str(e.message), code: str(e.code) ?? (e.type === 'insufficient_quota' ? 'insufficient_quota' : undefined) };
+  }
+  if (typeof error === 'string') return { message: error };
+  if (typeof detail === 'string') return { message: detail };
+  if (Array.isArray(detail)) {
+    const parts = detail.slice(0, 20).map((item: unknown) => {
+      if (!item || typeof item !== 'object') return '';
+      const { msg, loc } = item as { msg?: unknown; loc?: unknown };
+      const where = Array.isArray(loc)
+        ? loc
+            .slice(0, 10)
+            .filter((p) => p !== 'body')
+            .join('.')
+        : '';
+      return typeof msg === 'string' ? (where ? `${where}: ${msg}` : msg) : '';
+    });
+    return { message: parts.filter(Boolean).join('; ') || undefined };
+  }
+  if (detail && typeof detail === 'object') {
+    const d = detail as { message?: unknown; status?: unknown; code?: unknown };
+    return { message: str(d.message), code: str(d.status) ?? str(d.code) };
+  }
+  return { message: str(message) };
+}
+
+/**
+ * The ProviderError for a failed answer. Reads (at most 8 KiB of) its body for the API's message,
+ * scrubs `apiKey` from it and cuts it to about 300 characters.
+ *
+ * Kinds: a quota code (OpenAI `insufficient_quota`, ElevenLabs `quota_exceeded`, whatever the
+ * status) → quota; 401 and 403 → invalid_key; 400, 404, 413 and 422 → invalid_input; anything
+ * else → api_error. A plain refused key reads 'invalid key', without the API's text (which quotes
+ * part of the key).
+ */
+export async function providerErrorFromResponse(response: Response, apiKey: string | undefined): Promise<ProviderError> {
+  return providerErrorFromBody(response.status, response.statusText, await errorBodyText(response), apiKey);
+}
+
+/**
+ * The text of an error answer, its first 8 KiB (the rest is never read: the connection is
+ * dropped); empty when it cannot be read (the status alone says enough).
+ */
+export async function errorBodyText(response: AnswerLike): Promise<string> {
+  return (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
+}
+
+/** `providerErrorFromResponse` for an answer already read: its status, status text and body text. */
+export function providerErrorFromBody(
+  status: number,
+  statusText: string | undefined,
+  text: string,
+  apiKey: string | undefined,
+): ProviderError {
+  const parsed = parseErrorBody(text);
+  const reason = scrubSecret(parsed.message ?? statusText ?? '', apiKey).trim();
+  const message = `${status}${reason ? ` ${reason}` : ''}`.slice(0, MAX_REASON_LENGTH);
+  if (parsed.code === 'insufficient_quota' || parsed.code === 'quota_exceeded') {
+    return new ProviderError(message, 'quota', status);
+  }
+  if (status === 401) {
+    const plainRefusal =
+      !parsed.code || ['invalid_api_key', 'needs_authorization', 'invalid_authorization'].includes(parsed.code);
+    return new ProviderError(plainRefusal ? 'invalid key' : message, 'invalid_key', status);
+  }
+  if (status === 403) return new ProviderError(message, 'invalid_key', status);
+  if ([400, 404, 413, 422].includes(status)) return new ProviderError(message, 'invalid_input', status);
+  return new ProviderError(message, 'api_error', status);
+}
+
+/** True when an error answer's text says the account is out of credits, not just too fast: retrying cannot help. */
+export function isQuotaText(text: string): boolean {
+  const parsed = parseErrorBody(text);
+  return parsed.code === 'insufficient_quota' || parsed.code === 'quota_exceeded';
 }

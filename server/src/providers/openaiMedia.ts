@@ -1,22 +1,28 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, type ClientOptions } from 'openai';
 import { Headers, Response, type Dispatcher, type RequestInfo, type RequestInit } from 'undici';
-import { MAX_IMAGE_ANSWER_BYTES, MAX_IMAGE_JSON_ANSWER_BYTES, outsideFetch, speechAnswerCap, urlOf } from './httpBodies';
+import { writeFileAtomic } from '../lib/atomicWrite';
+import { parseWav } from '../lib/wav';
+import {
+  MAX_IMAGE_ANSWER_BYTES,
+  MAX_IMAGE_JSON_ANSWER_BYTES,
+  errorBodyText,
+  networkCode,
+  outsideFetch,
+  providerErrorFromBody,
+  readResponseBytes,
+  speechAnswerCap,
+  urlOf,
+} from './httpBodies';
+import { ProviderError } from './providerError';
+import { proxyDispatcher } from './proxies';
 import {
   DEFAULT_MEDIA_MAX_RETRIES,
   DEFAULT_MEDIA_TIMEOUT_MS,
   MAX_RETRY_AFTER_MS,
-  ProviderError,
   connectionFailure,
-  errorBodyText,
-  networkCode,
-  parseWav,
-  providerErrorFromBody,
-  proxyDispatcher,
-  readResponseBytes,
   retryAfterMs,
   timeoutFailure,
-  writeFileAtomic,
-} from './outbound';
+} from './retry';
 import { MediaInputError, inspectAudio, inspectImage } from '../lib/mediaInput';
 
 /**
@@ -25,7 +31,7 @@ import { MediaInputError, inspectAudio, inspectImage } from '../lib/mediaInput';
  * time-out and retries (429, 5xx and lost connections, honouring `retry-after`). Its requests are
  * sent with undici's `fetch` through the client's dispatcher (a proxy, or lib/egress' guard), the
  * download of an image answered as a URL through `downloadDispatcher`. Errors are ProviderErrors,
- * mapped as the other media clients map theirs (outbound.ts), and never carry the API key.
+ * mapped as the other media clients map theirs (retry.ts, httpBodies.ts), and never carry the API key.
  *
  * Every answer is bounded (httpBodies): speech audio by the longest the text can take to say
  * (speechAnswerCap), an image answer to 25 MB (its JSON, with the image in base64, to 4/3 of that),

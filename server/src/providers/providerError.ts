@@ -1,6 +1,7 @@
 /**
- * The error every outbound media client throws (re-exported by outbound.ts). Its own module so
- * that the reading of outside answers (httpBodies.ts) can throw it without importing outbound.ts.
+ * The error every outbound client throws: the chat model, speech, images, ElevenLabs. Its own
+ * module so that every layer (httpBodies, retry, the clients) can throw it without importing the
+ * others.
  */
 
 /** Why a provider call failed. */
@@ -10,7 +11,8 @@ export type ProviderFailure = 'invalid_key' | 'unreachable' | 'quota' | 'api_err
  * A failed provider call. `kind` says what to do about it: fix the key or the account
  * (invalid_key), try later or check the network/proxy (unreachable), buy credits (quota), change the
  * input (invalid_input), a server whose answer was larger than anything it should send (too_large),
- * or anything else the API answered (api_error). The message is short, English, and safe to show
+ * or anything else the API answered (api_error); an address users may not reach is `blocked`. The
+ * chat model's failures are invalid_key, unreachable, blocked, too_large and api_error. The message is short, English, and safe to show
  * and log: it never carries the API key or proxy credentials.
  */
 export class ProviderError extends Error {

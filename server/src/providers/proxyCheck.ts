@@ -2,8 +2,10 @@ import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
 import { fetch, type Dispatcher } from 'undici';
 import { assertPublicUrl, isBlockedAddressError } from '../lib/egress';
+import { causes, findCause } from '../lib/errorCause';
 import { translate, type MessageKey, type MessageParams } from '../messages';
-import { isProxySupported, networkCode, proxyDispatcher, socksProxyErrorOf } from './outbound';
+import { networkCode } from './httpBodies';
+import { isProxySupported, proxyDispatcher, socksProxyErrorOf } from './proxies';
 
 /**
  * Checks that an outbound proxy works with the video engine's own client: a dispatcher from
@@ -80,49 +82,42 @@ function seconds(ms: number): number {
 
 /** The first cause that is not fetch's own "fetch failed" wrapper. */
 function rootOf(error: unknown): unknown {
-  let current = error;
-  for (let depth = 0; depth < 4 && current instanceof TypeError && current.message === 'fetch failed'; depth += 1) {
-    current = current.cause;
+  let depth = 0;
+  for (const cause of causes(error, 5)) {
+    // The fifth is answered whatever it is, as the walk stops there.
+    if (!(cause instanceof TypeError && cause.message === 'fetch failed') || depth === 4) return cause;
+    depth += 1;
   }
-  return current;
+  return undefined;
 }
 
 /** What a TLS handshake failure is called (Node's or OpenSSL's code), or undefined for other errors. */
 function tlsFailure(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
+  for (const cause of causes(error)) {
+    const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string') {
-      if (code === 'UND_ERR_PRX_TLS') {
-        // undici's wrapper of a certificate that does not match the proxy's name: its cause says which.
-        current = (current as { cause?: unknown }).cause;
-        continue;
-      }
+      // undici's wrapper of a certificate that does not match the proxy's name: its cause says which.
+      if (code === 'UND_ERR_PRX_TLS') continue;
       if (/^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_|HOSTNAME_MISMATCH|EPROTO$)/.test(code)) {
         return code;
       }
     }
-    if (typeof (current as { library?: unknown }).library === 'string') return current instanceof Error ? current.message : 'TLS';
-    current = (current as { cause?: unknown }).cause;
+    if (typeof (cause as { library?: unknown }).library === 'string') return cause instanceof Error ? cause.message : 'TLS';
   }
   return undefined;
 }
 
 /** undici's HTTPParserError: an answer that is not HTTP (its `code` is not always set). */
 function isParserError(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    if (current instanceof Error && current.name === 'HTTPParserError') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return findCause(error, (cause) => cause instanceof Error && cause.name === 'HTTPParserError') !== undefined;
 }
 
 /** An HTTP proxy's refusal of the tunnel, from undici's ProxyAgent error text (fetch wraps it twice). */
 function tunnelRefusal(error: unknown): number | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const message = current instanceof Error ? current.message : '';
+  for (const cause of causes(error)) {
+    const message = cause instanceof Error ? cause.message : '';
     const match = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/.exec(message);
     if (match) return Number(match[1] ?? match[2]);
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }

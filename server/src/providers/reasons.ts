@@ -1,6 +1,5 @@
 import type { MessageKey, MessageParams } from '../messages';
-import { ChatModelError } from './chatModel';
-import { ProviderError } from './outbound';
+import { ProviderError } from './providerError';
 import { SpeechError } from './speech';
 
 /**
@@ -19,7 +18,7 @@ function statusOr(status: number | undefined, withStatus: MessageKey, without: M
 
 /** The reason of a chat-model, speech, image or local-voice failure (anything else: "unexpected"). */
 export function failureReason(error: unknown): FailureReason {
-  if (error instanceof ProviderError || error instanceof ChatModelError) {
+  if (error instanceof ProviderError) {
     switch (error.kind) {
       case 'unreachable':
         return { reason_key: 'reason.unreachable' };

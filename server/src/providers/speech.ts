@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ESPEAK_VOICE, LocalVoiceError, synthesizeLocal, type TimedWord } from './localVoice';
-import { pcmToWav } from './outbound';
+import { writeFileAtomic } from '../lib/atomicWrite';
+import { pcmToWav } from '../lib/wav';
 
 /**
  * Speech synthesis with espeak-ng, offline and free: the samples of espeak voices and the video
@@ -103,15 +102,8 @@ export async function espeakSpeak(options: EspeakOptions): Promise<EspeakResult>
       ...(options.wordsPerMinute !== undefined ? { wordsPerMinute: options.wordsPerMinute } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const target = path.resolve(options.outFile);
-    const temporary = `${target}.${crypto.randomBytes(4).toString('hex')}.partial`;
-    try {
-      const pcm = Buffer.from(spoken.samples.buffer, spoken.samples.byteOffset, spoken.samples.byteLength);
-      await fs.writeFile(temporary, pcmToWav(pcm, { sampleRate: spoken.sampleRate }));
-      await fs.rename(temporary, target);
-    } finally {
-      await fs.rm(temporary, { force: true });
-    }
+    const pcm = Buffer.from(spoken.samples.buffer, spoken.samples.byteOffset, spoken.samples.byteLength);
+    await writeFileAtomic(path.resolve(options.outFile), pcmToWav(pcm, { sampleRate: spoken.sampleRate }));
     return { durationSeconds: spoken.durationSeconds, words: spoken.words };
   } catch (error) {
     if (error instanceof LocalVoiceError) {

@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OAuth2Client, type gaxios } from 'google-auth-library';
 import { youtube, type youtube_v3 } from '@googleapis/youtube';
 import type { Dispatcher, RequestInit } from 'undici';
-import { fetchThrough, networkCode, sharedProxyDispatcher, socksProxyErrorOf } from './outbound';
+import { findCause } from '../lib/errorCause';
+import { networkCode } from './httpBodies';
+import { fetchThrough, sharedProxyDispatcher, socksProxyErrorOf } from './proxies';
 import { classifyGoogleError, type GoogleEndpoints, type OAuthClientCredentials } from './youtube';
 
 /**
@@ -217,11 +219,7 @@ function gaxiosFetch(dispatcher: Dispatcher): typeof globalThis.fetch {
 
 /** The first cause with an errno-like code (fetch wraps a proxy's refusal twice), else the first cause. */
 function codedCause(error: Error): unknown {
-  for (let current: unknown = error.cause, depth = 0; current && depth < 4; depth += 1) {
-    if (typeof (current as { code?: unknown }).code === 'string') return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return error.cause;
+  return findCause(error.cause, (cause) => typeof (cause as { code?: unknown }).code === 'string') ?? error.cause;
 }
 
 async function* asBytes(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {

@@ -6,6 +6,7 @@ import type { Db } from '../db';
 import { musicTracks, processes } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { MediaInputError, inspectAudio } from '../lib/mediaInput';
 import { audioDurationSeconds } from '../media/audio';
 import { MediaError, type MediaTools } from '../media/ffmpeg';
@@ -164,47 +165,49 @@ export function createMusicService({ db, now, appSecret, mediaDir, tools }: Musi
     }
     const id = crypto.randomUUID();
     await fs.mkdir(folder, { recursive: true });
-    const temporary = path.join(folder, `.${id}.${crypto.randomBytes(4).toString('hex')}.upload`);
     const target = fileOf({ id, format });
-    try {
-      await fs.writeFile(temporary, bytes, { mode: 0o600 });
-      let durationSeconds: number;
-      let loudness: number | null;
-      try {
-        const media = await tools();
-        durationSeconds = await audioDurationSeconds(temporary, media);
-        loudness = await measureIntegratedLoudness(temporary, { tools: media, timeoutMs: MEASURE_TIMEOUT_MS });
-      } catch (error) {
-        if (error instanceof MediaError && error.code === 'missing') throw new AppError(503, 'music.ffmpegMissing');
-        if (error instanceof MediaError) throw unprocessable('music.unreadable');
-        throw error;
-      }
-      if (durationSeconds < MUSIC_MIN_SECONDS) throw unprocessable('music.tooShort', { seconds: MUSIC_MIN_SECONDS });
-      // The file first, then its row: a crash between the two leaves a file no row names (removed
-      // with the stale uploads below), never a track without its file.
-      await fs.rename(temporary, target);
-      const at = now();
-      await db
-        .insert(musicTracks)
-        .values({
-          id,
-          userId,
-          name,
-          mood,
-          format,
-          sizeBytes: bytes.length,
-          durationSeconds,
-          loudnessLufs: loudness,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .catch(async (error: unknown) => {
-          await fs.rm(target, { force: true });
+    // The file first, then its row: a crash between the two leaves a file no row names (removed
+    // with the stale uploads below), never a track without its file.
+    const { durationSeconds, loudness } = await writeFileAtomic(
+      target,
+      async (temporary) => {
+        await fs.writeFile(temporary, bytes, { mode: 0o600 });
+        let measured: { durationSeconds: number; loudness: number | null };
+        try {
+          const media = await tools();
+          measured = {
+            durationSeconds: await audioDurationSeconds(temporary, media),
+            loudness: await measureIntegratedLoudness(temporary, { tools: media, timeoutMs: MEASURE_TIMEOUT_MS }),
+          };
+        } catch (error) {
+          if (error instanceof MediaError && error.code === 'missing') throw new AppError(503, 'music.ffmpegMissing');
+          if (error instanceof MediaError) throw unprocessable('music.unreadable');
           throw error;
-        });
-    } finally {
-      await fs.rm(temporary, { force: true });
-    }
+        }
+        if (measured.durationSeconds < MUSIC_MIN_SECONDS) throw unprocessable('music.tooShort', { seconds: MUSIC_MIN_SECONDS });
+        return measured;
+      },
+      { suffix: '.upload' },
+    );
+    const at = now();
+    await db
+      .insert(musicTracks)
+      .values({
+        id,
+        userId,
+        name,
+        mood,
+        format,
+        sizeBytes: bytes.length,
+        durationSeconds,
+        loudnessLufs: loudness,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .catch(async (error: unknown) => {
+        await fs.rm(target, { force: true });
+        throw error;
+      });
     await removeStaleUploads();
     return get(id);
   }

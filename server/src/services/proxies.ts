@@ -10,7 +10,7 @@ import {
   type ProxyCheckOptions,
   type ProxyCheckResult,
 } from '../providers/proxyCheck';
-import { isProxySupported } from '../providers/outbound';
+import { isProxySupported } from '../providers/proxies';
 import type { Page } from './paging';
 
 /**
@@ -306,7 +306,7 @@ export function createProxyService({
 
   /**
    * The URLs (with their passwords) of the enabled proxies, http(s) and socks5 alike, oldest first,
-   * for the engine's outbound calls (providers/outbound.ts proxyDispatcher tunnels through each
+   * for the engine's outbound calls (providers/proxies.ts proxyDispatcher tunnels through each
    * kind). A proxy whose password cannot be decrypted is skipped.
    *
    * Read at most every OUTBOUND_URLS_TTL_MS in a process and shared by its callers (hence

@@ -5,6 +5,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { processes, voices } from '../db/schema';
 import { AppError, notFound, unprocessable } from '../errors';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { translate, type Language } from '../messages';
 import { ESPEAK_VOICE, espeakSpeak, espeakVoiceFor, SpeechError, type EspeakOptions } from '../providers/speech';
 import { failureReason } from '../providers/reasons';
@@ -305,18 +306,16 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
   /** Speaks the sample into a temporary file and renames it into place (atomic on one file system). */
   async function synthesize(row: VoiceRow): Promise<void> {
     await fs.mkdir(samplesDir, { recursive: true });
-    const target = sampleFile(row.id);
-    const temp = path.join(samplesDir, `.${row.id}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`);
     try {
-      await speak({
-        text: SAMPLE_SENTENCES[row.language ?? ''] ?? SAMPLE_SENTENCES.en!,
-        voice: espeakVoiceFor(row),
-        outFile: temp,
-        timeoutMs: SAMPLE_TIMEOUT_MS,
-      });
-      await fs.rename(temp, target);
+      await writeFileAtomic(sampleFile(row.id), (temp) =>
+        speak({
+          text: SAMPLE_SENTENCES[row.language ?? ''] ?? SAMPLE_SENTENCES.en!,
+          voice: espeakVoiceFor(row),
+          outFile: temp,
+          timeoutMs: SAMPLE_TIMEOUT_MS,
+        }),
+      );
     } catch (error) {
-      await fs.rm(temp, { force: true });
       if (error instanceof SpeechError) {
         // What espeak-ng printed goes to the log; the caller reads what kind of failure it was.
         console.warn('voice sample failed', { voiceId: row.id, reason: error.message });

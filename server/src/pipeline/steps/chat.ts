@@ -1,5 +1,6 @@
-import { ChatModelError, type ChatMessage } from '../../providers/chatModel';
+import type { ChatMessage } from '../../providers/chatModel';
 import type { MessageKey, MessageParams } from '../../messages';
+import { ProviderError } from '../../providers/providerError';
 import { failureReason } from '../../providers/reasons';
 import { StepFailure, type StepContext } from '../context';
 
@@ -24,7 +25,7 @@ export async function ask(
     answer = await client.complete({ system, messages, temperature: 0.9, ...(maxTokens ? { maxTokens } : {}) });
   } catch (error) {
     await ctx.recordCall('openai', operation);
-    if (!(error instanceof ChatModelError)) throw error;
+    if (!(error instanceof ProviderError)) throw error;
     if (error.kind === 'invalid_key') throw new StepFailure('pipeline.keyRefused', { service: 'ChatGPT' }, error.message);
     if (error.kind === 'blocked') throw new StepFailure('pipeline.addressNotAllowed', {}, error.message);
     if (error.status === 429 && /quota/i.test(error.message)) {
