@@ -87,6 +87,8 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...clusterEnv({ databaseUrl: postgres.url, dataDir, apiPort, openaiUrl: openai.url, google }),
     LEASE_STALE_SECONDS: '30',
+    // Exactly-once is under test, not pixels: render at a quarter of the size, as the jest suites do.
+    RENDER_SCALE: '0.25',
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
   };
   const apiLog = path.join(logDir, 'api.log');

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     WORKER_CONCURRENCY: '1',
     // Round after round of runs for one user: past the hourly ceiling of "run now" (30) otherwise.
     MAX_MANUAL_RUNS_PER_HOUR: '100000',
+    // Exactly-once is under test, not pixels: render at a quarter of the size, as the jest suites do.
+    RENDER_SCALE: '0.25',
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
   };
 

@@ -43,6 +43,12 @@ export interface Config {
   imageProvider: 'openai' | 'local';
   /** Chapters per story: chapter 1, the next chapters and the final one. */
   storyChapters: number;
+  /**
+   * The share of the full frame a run renders (RENDER_SCALE, 0.1 to 1; 1, the default, is 1920x1080,
+   * 1080x1920 for a Short): every size of the picture (video, scene cards, thumbnail, subtitles)
+   * shrinks by it and the filter graph stays the same. Tests render at 0.25 (docs/decisions.md).
+   */
+  renderScale: number;
   openaiSpeechModel: string;
   openaiImageModel: string;
   /** The operator's ElevenLabs key, used by voices whose provider is elevenlabs. */
@@ -190,6 +196,16 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
   return list;
 }
 
+/** RENDER_SCALE: a decimal fraction of the full frame, 0.1 to 1 (1: production's size). */
+function renderScale(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  const value = Number(raw);
+  if (!/^(0|1)?(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value < 0.1 || value > 1) {
+    throw new ConfigError(`RENDER_SCALE must be a number between 0.1 and 1 (got "${raw}")`);
+  }
+  return value;
+}
+
 function imageProvider(raw: string | undefined): 'openai' | 'local' {
   const value = (raw ?? 'openai').toLowerCase();
   if (value !== 'openai' && value !== 'local') throw new ConfigError(`IMAGE_PROVIDER must be openai or local (got "${raw}")`);
@@ -253,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
     listCacheBytes: integerIn('LIST_CACHE_MB', nonEmpty(env, 'LIST_CACHE_MB'), 32, 0, 4096) * 1024 * 1024,
     imageProvider: imageProvider(nonEmpty(env, 'IMAGE_PROVIDER')),
     storyChapters: integerIn('STORY_CHAPTERS', nonEmpty(env, 'STORY_CHAPTERS'), 5, 2, 20),
+    renderScale: renderScale(nonEmpty(env, 'RENDER_SCALE')),
     openaiSpeechModel: nonEmpty(env, 'OPENAI_SPEECH_MODEL') ?? 'gpt-4o-mini-tts',
     openaiImageModel: nonEmpty(env, 'OPENAI_IMAGE_MODEL') ?? 'gpt-image-1',
     elevenlabsApiKey: nonEmpty(env, 'ELEVENLABS_API_KEY'),

@@ -18,8 +18,11 @@ test('defaults', () => {
     logLevel: 'info',
     smtpUrl: undefined,
     workerNice: 10,
+    renderScale: 1,
   });
   expect(loadConfig({ DATA_DIR: dataDir, WORKER_NICE: '0' }).workerNice).toBe(0);
+  expect(loadConfig({ DATA_DIR: dataDir, RENDER_SCALE: '0.25' }).renderScale).toBe(0.25);
+  expect(loadConfig({ DATA_DIR: dataDir, RENDER_SCALE: '1' }).renderScale).toBe(1);
 });
 
 test('APP_SECRET is generated once and kept in DATA_DIR', () => {
@@ -42,6 +45,11 @@ test.each([
   [{ RUN_JOBS: 'maybe' }, /RUN_JOBS must be true or false/],
   [{ WORKER_NICE: '20' }, /WORKER_NICE must be an integer/],
   [{ WORKER_NICE: '-5' }, /WORKER_NICE must be an integer/],
+  [{ RENDER_SCALE: '0' }, /RENDER_SCALE must be a number between 0.1 and 1/],
+  [{ RENDER_SCALE: '0.05' }, /RENDER_SCALE must be a number between 0.1 and 1/],
+  [{ RENDER_SCALE: '2' }, /RENDER_SCALE must be a number between 0.1 and 1/],
+  [{ RENDER_SCALE: '1/4' }, /RENDER_SCALE must be a number between 0.1 and 1/],
+  [{ RENDER_SCALE: 'half' }, /RENDER_SCALE must be a number between 0.1 and 1/],
 ])('refuses %j with a clear message', (env, message) => {
   expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(ConfigError);
   expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(message);

@@ -56,6 +56,8 @@ async function startServer(): Promise<ChildProcess> {
       YOUTUBE_API_URL: google.apiUrl,
       IMAGE_PROVIDER: 'local',
       STORY_CHAPTERS: '3',
+      // The kill and the restart are under test, not pixels: a quarter of the size, as buildTestApp renders.
+      RENDER_SCALE: '0.25',
       WEB_DIR: path.join(dataDir, 'no-web'),
       APP_SECRET: 'crash-test-secret-crash-test-secret-0123456789',
     },

@@ -43,6 +43,7 @@ let fake: FakeOpenAI;
 let google: FakeGoogle;
 let ctx: TestContext;
 let engine: Engine;
+let fullSize: Engine;
 let token: string;
 let email: string;
 let password: string;
@@ -88,10 +89,10 @@ function responder(request: FakeChatRequest): string {
   return `Capítulo ${number}. Ana leu a carta.`;
 }
 
-async function run(id: string): Promise<void> {
+async function run(id: string, by: Engine = engine): Promise<void> {
   const index = queued.indexOf(id);
   if (index >= 0) queued.splice(index, 1);
-  await engine.run(id);
+  await by.run(id);
 }
 
 async function createProcess(overrides: Record<string, unknown> = {}, as = token): Promise<string> {
@@ -173,6 +174,13 @@ beforeAll(async () => {
     },
   });
   engine = createEngine({ services: ctx.app.services, config: ctx.config, log: silent, now: () => ctx.clock.now });
+  // The suite's runs render at buildTestApp's quarter size; this engine renders production's 1920x1080.
+  fullSize = createEngine({
+    services: ctx.app.services,
+    config: { ...ctx.config, renderScale: 1 },
+    log: silent,
+    now: () => ctx.clock.now,
+  });
   const user = await signUp(ctx.app);
   // São Paulo: publication times are computed in the user's zone.
   await ctx.database.db.execute(sql`update users set time_zone = 'America/Sao_Paulo' where id = ${user.user.id}`);
@@ -253,7 +261,8 @@ describe('a full run', () => {
     const queuedAt = (await execution(executionId)).queued_at;
     ctx.clock.advance(5000); // five seconds in the queue
     const reports = recordProgress();
-    await run(executionId);
+    // The one run at production's size (RENDER_SCALE=1): the others render at a quarter of it.
+    await run(executionId, fullSize);
     reports.stop();
     const done = await execution(executionId);
     // How far each long step was, as the execution dialog shows it while it runs.
@@ -318,6 +327,10 @@ describe('a full run', () => {
     const video = info.streams.find((s) => s.codec_type === 'video')!;
     const audio = info.streams.find((s) => s.codec_type === 'audio')!;
     expect(video).toMatchObject({ codec_name: 'h264', width: 1920, height: 1080 });
+    const thumbnail = await probe(path.join(mediaDir(executionId), 'thumbnail.jpg'));
+    expect(thumbnail.streams[0]).toMatchObject({ width: 1280, height: 720 });
+    const scene = await probe(path.join(mediaDir(executionId), 'scene-1.png'));
+    expect(scene.streams[0]).toMatchObject({ width: 1920, height: 1080 });
     expect(audio).toMatchObject({ codec_name: 'aac' });
     expect(Number(info.format.duration)).toBeGreaterThan(3);
     expect(done.video_duration_seconds).toBeCloseTo(Number(info.format.duration), 0);
@@ -682,12 +695,16 @@ describe('a full disk', () => {
     expect(failed).toMatchObject({ status: 'error', current_step: 5 });
     expect(failed.error).toMatch(/39 MB free.*420 MB/);
     expect(fs.existsSync(path.join(mediaDir(id), 'video.mp4'))).toBe(false);
+    // The scene cards were drawn at the render's size: the tests' RENDER_SCALE of 0.25 of 1920x1080.
+    expect((await probe(path.join(mediaDir(id), 'scene-1.png'))).streams[0]).toMatchObject({ width: 480, height: 270 });
 
-    // Space freed: the retry renders.
+    // Space freed: the retry renders at that size too.
     statfs.mockRestore();
     expect((await call(ctx.app, 'POST', `/api/v1/executions/${id}/retry`, { token })).statusCode).toBe(202);
     await run(id);
     expect(await execution(id)).toMatchObject({ status: 'completed' });
+    const video = (await probe(path.join(mediaDir(id), 'video.mp4'))).streams.find((s) => s.codec_type === 'video');
+    expect(video).toMatchObject({ width: 480, height: 270 });
   });
 });
 

@@ -19,7 +19,8 @@ jest.setTimeout(240_000);
 
 /**
  * The formats and the music end to end: a Short (one chapter asked to tell the whole story,
- * four portrait scenes, a 1080x1920 video with a 720x1280 thumbnail, #Shorts in the description)
+ * four portrait scenes, a 1080x1920 video with a 720x1280 thumbnail, #Shorts in the description;
+ * rendered here at buildTestApp's quarter size, 270x480 and 180x320: engine.test.ts renders the full size)
  * with background music mixed under it, and a video whose track was switched off (made without
  * music, and the run says so). The fakes stand in for the chat model and YouTube.
  */
@@ -125,7 +126,7 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test('a Short with music: one chapter, four portrait scenes, 1080x1920 under three minutes, #Shorts, the music under the voice', async () => {
+test('a Short with music: one chapter, four portrait scenes, vertical under three minutes, #Shorts, the music under the voice', async () => {
   const track = await uploadTrack('Névoa');
   const processId = await createProcess({ format: 'short', music_id: track });
   const process = (await call(ctx.app, 'GET', `/api/v1/processes/${processId}`, { token })).json();
@@ -147,10 +148,12 @@ test('a Short with music: one chapter, four portrait scenes, 1080x1920 under thr
 
   const folder = path.join(ctx.config.mediaDir, done.id);
   const info = await probe(path.join(folder, 'video.mp4'));
-  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1080, height: 1920 });
+  // 1080x1920 and a 720x1280 thumbnail, at the tests' RENDER_SCALE of 0.25.
+  expect(ctx.config.renderScale).toBe(0.25);
+  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 270, height: 480 });
   expect(Number(info.format.duration)).toBeLessThanOrEqual(180);
   const thumbnail = await probe(path.join(folder, 'thumbnail.jpg'));
-  expect(thumbnail.streams[0]).toMatchObject({ width: 720, height: 1280 });
+  expect(thumbnail.streams[0]).toMatchObject({ width: 180, height: 320 });
   // The music is there: left and right differ (the track plays in the left channel only).
   expect(await channelDifference(path.join(folder, 'video.mp4'))).toBeGreaterThan(0.05);
 
@@ -173,7 +176,8 @@ test("a video whose track was switched off is made without music, and the run sa
   expect(pt.warnings).toEqual([expect.stringContaining('"Desligada" está desativada')]);
   const folder = path.join(ctx.config.mediaDir, done.id);
   const info = await probe(path.join(folder, 'video.mp4'));
-  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1920, height: 1080 });
+  // 1920x1080 at the tests' RENDER_SCALE of 0.25.
+  expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 480, height: 270 });
   expect(await channelDifference(path.join(folder, 'video.mp4'))).toBeLessThan(0.001);
   expect(JSON.stringify(google.uploads.at(-1)!.metadata)).not.toContain('#Shorts');
 }, 240_000);

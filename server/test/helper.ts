@@ -54,6 +54,9 @@ export interface TestContext {
 /** The password hash's cost in tests: 2^12 KiB keeps hundreds of sign-ups quick (production uses 2^17 and more). */
 export const TEST_PASSWORD_HASH_COST = 12;
 
+/** The share of the full frame test runs render (RENDER_SCALE; docs/decisions.md, "Test renders"). */
+export const TEST_RENDER_SCALE = '0.25';
+
 export async function buildTestApp(
   overrides: Record<string, string> = {},
   options: Pick<BuildOptions, 'enqueue' | 'queue' | 'passwordHashCost'> = {},
@@ -72,6 +75,9 @@ export async function buildTestApp(
     API_RATE_LIMIT_PER_MINUTE: '0',
     AUTH_RATE_LIMIT_PER_HOUR: '100000',
     TEST_RATE_LIMIT_PER_HOUR: '100000',
+    // Runs render at a quarter of the size (480x270, 270x480 for a Short): the same graph for a
+    // sixteenth of the pixels x264 encodes. A test about the real size passes RENDER_SCALE: '1'.
+    RENDER_SCALE: TEST_RENDER_SCALE,
     ...overrides,
   });
   const mailer = memoryMailer();

@@ -5,8 +5,10 @@ import { concatAudio } from '../src/media/audio';
 import { MediaError, availableFfmpegs, ffmpegFileArg, probe, resolveMediaTools, runFfmpeg } from '../src/media/ffmpeg';
 import {
   RENDER_SETTINGS,
+  SHORT_RENDER_SETTINGS,
   planSegments,
   renderGraph,
+  renderSettingsFor,
   renderVideo,
   passSize,
   splitPasses,
@@ -163,6 +165,35 @@ describe('the render plan', () => {
     const graph = renderGraph([{ image: 'a', frames: 10, direction: 'out' }], RENDER_SETTINGS, 'subs.ass');
     expect(graph).toContain("z='1920/(1920-2*(9-min(in,9))+0.25)'");
     expect(graph.endsWith('[s0]concat=n=1:v=1:a=0,ass=filename=subs.ass:fontsdir=fonts,format=yuv420p[v]')).toBe(true);
+  });
+
+  it('RENDER_SCALE shrinks every size of the picture, to even pixels, and leaves the graph and the timing as they are', () => {
+    // 1, production's default: the spec's sizes.
+    expect(renderSettingsFor('video', 1)).toBe(RENDER_SETTINGS);
+    expect(renderSettingsFor('short')).toBe(SHORT_RENDER_SETTINGS);
+    expect(RENDER_SETTINGS).toMatchObject({ width: 1920, height: 1080, thumbnailWidth: 1280, thumbnailHeight: 720 });
+    expect(SHORT_RENDER_SETTINGS).toMatchObject({ width: 1080, height: 1920, thumbnailWidth: 720, thumbnailHeight: 1280 });
+    // The tests' quarter: 480x270 and 270x480, everything else (fps, encoder, zoom, subtitle shares) the same.
+    const small = renderSettingsFor('video', 0.25);
+    expect(small).toEqual({ ...RENDER_SETTINGS, width: 480, height: 270, thumbnailWidth: 320, thumbnailHeight: 180 });
+    expect(renderSettingsFor('short', 0.25)).toEqual({
+      ...SHORT_RENDER_SETTINGS,
+      width: 270,
+      height: 480,
+      thumbnailWidth: 180,
+      thumbnailHeight: 320,
+    });
+    // Any scale gives even sizes (H.264's 4:2:0), in proportion.
+    expect(renderSettingsFor('video', 0.3)).toMatchObject({ width: 576, height: 324, thumbnailWidth: 384, thumbnailHeight: 216 });
+    expect(renderSettingsFor('video', 0.13)).toMatchObject({ width: 250, height: 140 });
+    // The same graph, character for character but for its numbers: the sizes and the zoom's travel in pixels.
+    const shape = (graph: string) => graph.replace(/\d+/g, 'N');
+    const planned = [{ image: 'a', frames: 250, direction: 'in' as const }];
+    const smallGraph = renderGraph(planned, small, 'subs.ass');
+    expect(shape(smallGraph)).toBe(shape(renderGraph(planned, RENDER_SETTINGS, 'subs.ass')));
+    expect(smallGraph).not.toBe(renderGraph(planned, RENDER_SETTINGS, 'subs.ass'));
+    expect(smallGraph).toContain('s=480x270:fps=25');
+    expect(zoomSteps(planned[0]!, small)).toBe(18);
   });
 
   it('splits long stories into passes that know where they start, for the subtitles', () => {

@@ -119,8 +119,27 @@ export const SHORT_RENDER_SETTINGS: RenderSettings = {
   subtitleMarginH: 0.1,
 };
 
-export function renderSettingsFor(format: 'video' | 'short'): RenderSettings {
-  return format === 'short' ? SHORT_RENDER_SETTINGS : RENDER_SETTINGS;
+/**
+ * `settings` with every size of the picture times `scale` (RENDER_SCALE; 1 leaves them as they
+ * are): the frame and the thumbnail, rounded to even pixels (H.264's 4:2:0 needs them). The
+ * subtitles' font size and margins and the thumbnail's title are shares of these sizes, and the
+ * zoom a share of the width, so the layout and the filter graph stay the same, only smaller.
+ */
+export function scaleRenderSettings(settings: RenderSettings, scale: number): RenderSettings {
+  if (scale === 1) return settings;
+  const even = (pixels: number) => Math.max(2, 2 * Math.round((pixels * scale) / 2));
+  return {
+    ...settings,
+    width: even(settings.width),
+    height: even(settings.height),
+    thumbnailWidth: even(settings.thumbnailWidth),
+    thumbnailHeight: even(settings.thumbnailHeight),
+  };
+}
+
+/** The settings of a format's render, its sizes times `scale` (RENDER_SCALE, 1 by default). */
+export function renderSettingsFor(format: 'video' | 'short', scale = 1): RenderSettings {
+  return scaleRenderSettings(format === 'short' ? SHORT_RENDER_SETTINGS : RENDER_SETTINGS, scale);
 }
 
 export interface RenderSegment {

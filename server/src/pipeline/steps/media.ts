@@ -12,6 +12,7 @@ import { espeakSpeak, espeakVoiceFor } from '../../providers/speech';
 import { StepFailure, warn, type StepContext } from '../context';
 import { mediaToolsEnv, resolveMediaTools } from '../../media/ffmpeg';
 import { makeSceneCard } from '../../media/sceneCards';
+import { renderSettingsFor } from '../../media/render';
 import { splitScenes } from '../story';
 import { runFormat } from '../format';
 
@@ -286,14 +287,16 @@ export async function generatingImages(ctx: StepContext): Promise<void> {
         await openai.image({ prompt, outFile, signal: ctx.signal, ...(size ? { size } : {}) });
         await ctx.recordCall('openai', 'images.generate');
       } else {
+        // The size of the frame the render makes (RENDER_SCALE shrinks both alike).
+        const frame = renderSettingsFor(plan.format, ctx.config.renderScale);
         const card = await makeSceneCard({
           output: outFile,
           title,
           text: scene.text,
           index: index + 1,
           total: scenes.length,
-          width: plan.width,
-          height: plan.height,
+          width: frame.width,
+          height: frame.height,
           signal: ctx.signal,
           tools: await resolveMediaTools(mediaToolsEnv(ctx.config)),
         });

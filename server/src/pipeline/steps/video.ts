@@ -160,7 +160,8 @@ async function withMusic(ctx: StepContext, narration: string, tools: MediaTools)
  * Step 6: the narration joined into one track (a Short's sped up to fit three minutes when it
  * runs a little over), the background music mixed under it, each chapter's scenes sharing its
  * time in proportion to their text, subtitles timed to the narration, rendered by ffmpeg into
- * video.mp4 (1920x1080, or 1080x1920 for a Short; H.264 + AAC, faststart) with a thumbnail.
+ * video.mp4 (1920x1080, or 1080x1920 for a Short, times RENDER_SCALE; H.264 + AAC, faststart) with a
+ * thumbnail.
  */
 export async function generatingVideo(ctx: StepContext): Promise<void> {
   const audios = ctx.checkpoint.audios!.files;
@@ -223,7 +224,7 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       segments,
       audio: soundtrack,
       cues,
-      settings: renderSettingsFor(plan.format),
+      settings: renderSettingsFor(plan.format, ctx.config.renderScale),
       timeoutMs: RENDER_TIMEOUT_MS,
       signal: ctx.signal,
       tools,
