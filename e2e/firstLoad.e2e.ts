@@ -137,6 +137,9 @@ test('the app takes the prerendered card over without a visible change, keeping 
   const password = passwordField(page);
   await password.click();
   await password.pressSequentially('half-typed');
+  // The labels' own focus transitions (200 ms: the email label greying, the password label turning
+  // blue) end before the picture is taken; a picture taken mid-transition differed from the app's.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   const before = await page.screenshot();
   const prerenderedField = await password.evaluate((input) => input.id);
 
