@@ -5,10 +5,32 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const features = ['auth', 'dashboard', 'processes', 'channels', 'prompts', 'voices', 'history', 'subscription', 'settings', 'proxies'];
+const features = [
+  'auth',
+  'dashboard',
+  'processes',
+  'channels',
+  'prompts',
+  'voices',
+  'history',
+  'subscription',
+  'settings',
+  'proxies',
+];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'server/dist', 'coverage', 'test-results', 'playwright-report', 'data', 'src/api/openapi.gen.ts'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'server/dist',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'data',
+      'src/api/openapi.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,7 +53,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: features.filter((f) => f !== feature).flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`, `../${f}`, `../${f}/**`]),
+              group: features
+                .filter((f) => f !== feature)
+                .flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`, `../${f}`, `../${f}/**`]),
               message: 'Features never import each other; compose them in src/app.',
             },
             { group: ['**/app/router', '**/app/App', '**/app/layout/**'], message: 'Features do not import the app shell.' },
@@ -45,7 +69,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/api', '**/api/**'], message: 'Shared code imports no feature and no api.' }] },
+        {
+          patterns: [{ group: ['**/features/**', '**/api', '**/api/**'], message: 'Shared code imports no feature and no api.' }],
+        },
       ],
     },
   },
@@ -57,7 +83,10 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: ['server/src/routes/**', 'server/src/app.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/routes', '**/routes/**'], message: 'Nothing imports routes.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/routes', '**/routes/**'], message: 'Nothing imports routes.' }] },
+      ],
     },
   },
 );

@@ -238,7 +238,10 @@ describe('actions on YouTube', () => {
     const published = await api('PUT', `/${made.id}/publish-public`);
     expect(published.statusCode).toBe(200);
     expect(published.json().published_at).toBe(ctx.clock.now.toISOString());
-    expect((await api('GET', `/${made.id}`)).json()).toMatchObject({ status: 'published', published_at: published.json().published_at });
+    expect((await api('GET', `/${made.id}`)).json()).toMatchObject({
+      status: 'published',
+      published_at: published.json().published_at,
+    });
   });
 
   test('a YouTube failure answers 502 and changes nothing', async () => {

@@ -41,20 +41,8 @@ export default function SignUpPage() {
       <FormErrorAlert errors={errors} />
       <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
         <Stack spacing={2.5}>
-          <TextInput<SignUpValues>
-            name="name"
-            control={control}
-            label={t('fields.name')}
-            autoComplete="name"
-            autoFocus
-          />
-          <TextInput<SignUpValues>
-            name="email"
-            control={control}
-            label={t('fields.email')}
-            type="email"
-            autoComplete="email"
-          />
+          <TextInput<SignUpValues> name="name" control={control} label={t('fields.name')} autoComplete="name" autoFocus />
+          <TextInput<SignUpValues> name="email" control={control} label={t('fields.email')} type="email" autoComplete="email" />
           <PasswordField<SignUpValues>
             name="password"
             control={control}

@@ -13,7 +13,9 @@ async function failures(editing: boolean, value: unknown): Promise<Record<string
 
 describe('channel form', () => {
   it('requires the channel id only when creating', async () => {
-    expect(await failures(false, { channel_id: '  ', name: '', min_views: '' })).toEqual({ channel_id: 'validation.fillAllFields' });
+    expect(await failures(false, { channel_id: '  ', name: '', min_views: '' })).toEqual({
+      channel_id: 'validation.fillAllFields',
+    });
     expect(await failures(true, { channel_id: '', name: '', min_views: '' })).toEqual({});
   });
 
