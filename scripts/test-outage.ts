@@ -11,7 +11,8 @@
  *      chat call paid twice for the title); a new run after it completes.
  *   2. The same with a 60 s outage while nothing runs (OUTAGE_IDLE_SECONDS).
  *
- * It prints the figures and exits 1 when a check fails.
+ * It prints the figures and exits 1 when a check fails, or with the logs when it has not ended
+ * within WATCHDOG_SECONDS (900).
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +28,7 @@ const isTitleRequest = (body: unknown) =>
 
 const IDLE_OUTAGE_MS = Number(process.env.OUTAGE_IDLE_SECONDS ?? 60) * 1000;
 const RUN_OUTAGE_MS = 10_000;
+const WATCHDOG_MS = Number(process.env.WATCHDOG_SECONDS ?? 900) * 1000;
 
 /** A PostgreSQL server of the machine's binaries that this script can stop and start at will. */
 function throwawayPostgres(port: number) {
@@ -78,6 +80,13 @@ async function main(): Promise<void> {
     postgres.remove();
   };
   process.on('exit', cleanup);
+  const apiLog = path.join(logDir, 'api.log');
+  const workerLog = path.join(logDir, 'worker.log');
+  setTimeout(() => {
+    console.error(`\nFAILED: the script did not end within WATCHDOG_SECONDS (${WATCHDOG_MS / 1000} s)`);
+    for (const file of [apiLog, workerLog]) console.error(`\n--- ${path.basename(file)} (last lines)\n${tail(file, 25)}`);
+    process.exit(1);
+  }, WATCHDOG_MS).unref();
 
   const openai = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   const google = await startFakeGoogle();
@@ -91,10 +100,8 @@ async function main(): Promise<void> {
     RENDER_SCALE: '0.25',
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
   };
-  const apiLog = path.join(logDir, 'api.log');
   const { api, base } = await startApi(env, apiPort, apiLog);
   children.add(api);
-  const workerLog = path.join(logDir, 'worker.log');
   const worker = startProgram('server/src/worker.ts', env, workerLog);
   children.add(worker);
   console.log(`${stamp()}  API on ${base}, one worker, PostgreSQL ${postgres.url}`);

@@ -11,7 +11,13 @@
  * execution has more than one video on the fake YouTube, every upload belongs to a run, and every
  * completed execution has its video there. It prints the counts and exits 1 when a check fails.
  *
- * Settings (environment): WORKERS (3), PROCESSES (5), KILLS (12), SETTLE_SECONDS (420).
+ * Everything is bounded: the kills must be done within KILL_SECONDS (runs that all end at once, with
+ * nothing to kill, are a failure, not a reason to start rounds forever), the runs must end
+ * within SETTLE_SECONDS after, and a watchdog ends the script with its logs after WATCHDOG_SECONDS.
+ * A worker that exits on its own (not killed or stopped here) is a failure, and is started again.
+ *
+ * Settings (environment): WORKERS (3), PROCESSES (5), KILLS (12), KILL_SECONDS (600),
+ * SETTLE_SECONDS (420), WATCHDOG_SECONDS (1200).
  */
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,6 +34,8 @@ const WORKERS = Number(process.env.WORKERS ?? 3);
 const PROCESSES = Number(process.env.PROCESSES ?? 5);
 const KILLS = Number(process.env.KILLS ?? 12);
 const SETTLE_MS = Number(process.env.SETTLE_SECONDS ?? 420) * 1000;
+const KILL_MS = Number(process.env.KILL_SECONDS ?? 600) * 1000;
+const WATCHDOG_MS = Number(process.env.WATCHDOG_SECONDS ?? 1200) * 1000;
 
 const between = (low: number, high: number) => low + Math.random() * (high - low);
 
@@ -37,6 +45,14 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-workers-'));
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir);
+  const dumpLogs = () => {
+    for (const file of fs.readdirSync(logDir)) console.error(`\n--- ${file} (last lines)\n${tail(path.join(logDir, file), 15)}`);
+  };
+  setTimeout(() => {
+    console.error(`\nFAILED: the script did not end within WATCHDOG_SECONDS (${WATCHDOG_MS / 1000} s)`);
+    dumpLogs();
+    process.exit(1);
+  }, WATCHDOG_MS).unref();
 
   const openai = await startFakeOpenAI({ respond: createStoryResponder({ brief: true }) });
   const google = await startFakeGoogle();
@@ -85,12 +101,18 @@ async function main(): Promise<void> {
 
   // The workers, each restarted after every kill.
   const workers: (ChildProcess | undefined)[] = [];
+  const ownExits: string[] = [];
+  const ended = new Set<ChildProcess>();
   let starts = 0;
   const startWorker = (slot: number) => {
     starts += 1;
     const child = startProgram('server/src/worker.ts', env, path.join(logDir, `worker-${slot}.log`));
     children.add(child);
-    child.on('exit', () => children.delete(child));
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      // Every stop this script makes is marked first; anything else is the worker's own doing.
+      if (!ended.has(child)) ownExits.push(`worker ${slot} (pid ${child.pid}) exited on its own (${signal ?? `code ${code}`})`);
+    });
     workers[slot] = child;
   };
   for (let slot = 0; slot < WORKERS; slot += 1) startWorker(slot);
@@ -124,15 +146,21 @@ async function main(): Promise<void> {
     console.log(`${stamp()}  round ${rounds}: ${processIds.length} executions started`);
   };
   await executeAll();
-  while (kills < KILLS) {
+  const killDeadline = Date.now() + KILL_MS;
+  while (kills < KILLS && Date.now() < killDeadline) {
     await sleep(between(3000, 8000));
+    for (let slot = 0; slot < WORKERS; slot += 1) {
+      const worker = workers[slot];
+      if (worker && (worker.exitCode !== null || worker.signalCode !== null)) startWorker(slot);
+    }
     if ((await running()) === 0) {
       await executeAll();
       continue;
     }
     const slot = Math.floor(Math.random() * WORKERS);
     const victim = workers[slot];
-    if (!victim || victim.exitCode !== null) continue;
+    if (!victim || victim.exitCode !== null || victim.signalCode !== null) continue;
+    ended.add(victim);
     if ((kills + stops) % 4 === 3) {
       // Now and then a graceful stop: the worker hands its run back without spending a recovery.
       const exited = new Promise((resolve) => victim.once('exit', resolve));
@@ -186,7 +214,8 @@ async function main(): Promise<void> {
   }
   const videoOf = new Map(published.map((row) => [row.execution_id, row.video_id]));
 
-  const failures: string[] = [...niceness];
+  const failures: string[] = [...niceness, ...ownExits];
+  if (kills < KILLS) failures.push(`only ${kills} of ${KILLS} kills within KILL_SECONDS (${KILL_MS / 1000} s)`);
   const byStatus = new Map<string, number>();
   const errors = new Map<string, number>();
   for (const run of runs) {
@@ -225,14 +254,17 @@ Workers under SIGKILL (${WORKERS} workers, ${PROCESSES} processes, ${rounds} rou
   completed without their video    ${failures.filter((f) => f.includes('has no video')).length}
   ${stamp().trim()} in all`);
 
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children) {
+    ended.add(child);
+    child.kill('SIGTERM');
+  }
   await sleep(1500);
   cleanup();
   await openai.close();
   await google.close();
   if (failures.length > 0) {
     console.error(`\nFAILED:\n  ${failures.join('\n  ')}`);
-    for (const file of fs.readdirSync(logDir)) console.error(`\n--- ${file} (last lines)\n${tail(path.join(logDir, file), 15)}`);
+    dumpLogs();
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(1);
   }

@@ -4,7 +4,9 @@ import type { FakeChatRequest, FakeResponder } from './openai';
  * A chat responder for clicking through the engine offline (`npm run fakes`, the browser suite,
  * `npm run bench:pipeline`): it recognises what the engine asks for — a title, a premise, a
  * chapter, a summary — and answers a plausible short text in the request's language, with a new
- * title every time so the title history never refuses one.
+ * title every time so the title history never refuses one. "New" is as the engine's `titleKey`
+ * counts it (numbers, word order, accents and case do not make a title new): each title is a word
+ * of three vocabularies that share no word, so the first 768 titles of a responder differ in words.
  *
  * `brief` answers chapters of two short sentences (about 4 s of narration instead of 10): the
  * tests and the browser suite take it, since every second of narration is 25 frames that ffmpeg
@@ -49,6 +51,34 @@ const TITLE_WORDS = {
   pt: ['A Carta', 'O Segredo', 'A Herança', 'O Retrato', 'A Promessa', 'O Silêncio', 'A Gaveta', 'O Nome'],
   en: ['The Letter', 'The Secret', 'The Inheritance', 'The Portrait', 'The Promise', 'The Silence', 'The Drawer', 'The Name'],
 } as const;
+const TITLE_PLACES = ['Lisboa', 'Olinda', 'Manaus', 'Recife', 'Belém', 'Natal', 'Santos', 'Cuiabá'] as const;
+const TITLE_MONTHS = {
+  pt: [
+    'janeiro',
+    'fevereiro',
+    'março',
+    'abril',
+    'maio',
+    'junho',
+    'julho',
+    'agosto',
+    'setembro',
+    'outubro',
+    'novembro',
+    'dezembro',
+  ],
+  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+} as const;
+
+/** The `n`th title (from 0): a word, a place and a month, as the digits of `n` in mixed radix 8, 8, 12. */
+export function fakeTitle(language: 'pt' | 'en', n: number): string {
+  const words = TITLE_WORDS[language];
+  const months = TITLE_MONTHS[language];
+  const word = words[n % words.length]!;
+  const place = TITLE_PLACES[Math.floor(n / words.length) % TITLE_PLACES.length]!;
+  const month = months[Math.floor(n / (words.length * TITLE_PLACES.length)) % months.length]!;
+  return language === 'pt' ? `${word} de ${place} em ${month}` : `${word} of ${place} in ${month}`;
+}
 
 function lastUserText(request: FakeChatRequest): string {
   const message = [...request.messages].reverse().find((m) => m.role === 'user');
@@ -66,8 +96,7 @@ export function createStoryResponder(options: { brief?: boolean } = {}): FakeRes
     if (!/cap[íi]tulo|chapter/.test(head)) {
       if (/t[íi]tulo|title/.test(head)) {
         titles += 1;
-        const word = TITLE_WORDS[language][titles % TITLE_WORDS[language].length]!;
-        return language === 'pt' ? `${word} de Número ${titles}` : `${word} Number ${titles}`;
+        return fakeTitle(language, titles - 1);
       }
       if (/premissa|premise/.test(head)) return texts[language][0]!;
     }
