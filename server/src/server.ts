@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { redactText } from './lib/redact';
+import { DATA_DIR_LOCK, PidLockHeld, acquirePidLock } from './lib/pidLock';
 import { checkDataFolders, dataFolderChecks, makePrivateDir, usePrivateUmask } from './lib/privateFiles';
 import { loadConfig, ConfigError, type Config } from './config';
 import { openDatabase, type Database } from './db';
@@ -11,36 +11,19 @@ import { startEngine, type RunningEngine } from './pipeline/worker';
 
 /**
  * The embedded database must have one process at a time: a second server on the same DATA_DIR
- * would corrupt it. A pid file in DATA_DIR guards it; a stale one (its process gone) is taken over.
+ * would corrupt it. A pid file in DATA_DIR guards it (lib/pidLock.ts: taken atomically; a stale
+ * one, its process gone, is taken over; the backup commands hold the same one).
  */
 function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, 'server.pid');
   makePrivateDir(dataDir);
-  if (fs.existsSync(file)) {
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    let alive = false;
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch {
-        alive = false;
-      }
-    }
-    if (alive) {
-      throw new ConfigError(
-        `Another server (pid ${pid}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to share a PostgreSQL server.`,
-      );
-    }
+  try {
+    return acquirePidLock(path.join(dataDir, DATA_DIR_LOCK)).release;
+  } catch (error) {
+    if (!(error instanceof PidLockHeld)) throw error;
+    throw new ConfigError(
+      `Another server (pid ${error.pid}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to share a PostgreSQL server.`,
+    );
   }
-  fs.writeFileSync(file, String(process.pid));
-  return () => {
-    try {
-      if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file);
-    } catch {
-      // already gone
-    }
-  };
 }
 
 /** Opens the database (PGlite in DATA_DIR unless DATABASE_URL is set) and applies migrations. */
