@@ -1,5 +1,5 @@
 /**
- * Runs one of server/src/lib/backup.ts's commands as a program: Ctrl-C or SIGTERM stops it (the
+ * Runs one of the backup commands (server/src/backup/commands.ts) as a program: Ctrl-C or SIGTERM stops it (the
  * command cleans up, leaves nothing half-done and answers 130), its answer is the exit code.
  */
 export type Command = (

@@ -23,6 +23,8 @@ interface Room {
 const ROOMS: Room[] = [
   // Processes start here: the API server, the job worker and its health answer.
   { name: 'entry points', rank: 0, paths: ['server.ts', 'worker.ts', 'workerHealth.ts'] },
+  // Commands: `npm run backup` and `npm run restore` (scripts/ runs them), entry points too.
+  { name: 'backup command', rank: 0, paths: ['backup/'] },
   // HTTP: the Fastify instance and its routes.
   { name: 'app', rank: 1, paths: ['app.ts', 'routes/'] },
   // The execution engine: runs, steps, the queue's workers.

@@ -8,16 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
-import {
-  EXIT,
-  BackupError,
-  backupCommand,
-  createBackup,
-  restoreBackup,
-  restoreCommand,
-  type BackupManifest,
-} from '../src/lib/backup';
-import { readTar, writeTar, type TarInput } from '../src/lib/tar';
+import { readTar, writeTar, type TarInput } from '../src/backup/archive';
+import { backupCommand, restoreCommand } from '../src/backup/commands';
+import { createBackup } from '../src/backup/createBackup';
+import { BackupError, EXIT } from '../src/backup/errors';
+import type { BackupManifest } from '../src/backup/manifest';
+import { restoreBackup } from '../src/backup/restoreBackup';
 import { memoryMailer } from '../src/providers/mailer';
 import { localMediaStorage } from '../src/providers/mediaStorage';
 import { MEDIA_FILES } from '../src/services/executions';
@@ -344,7 +340,7 @@ describe('backup refusals', () => {
       EXIT.interrupted,
       /no backup was written/,
     );
-    expect(fs.readdirSync(work).filter((name) => name.startsWith('stopped'))).toEqual([]);
+    expect(fs.readdirSync(work).filter((name) => name.includes('stopped'))).toEqual([]); // nor a hidden partial file
     expect(fs.existsSync(path.join(source, 'server.pid'))).toBe(false);
 
     const empty = tmp('stopped-empty');
@@ -373,6 +369,22 @@ describe('backup refusals', () => {
     output = io();
     expect(await backupCommand(['--help'], {}, output.io)).toBe(EXIT.ok);
     expect(output.out[0]).toMatch(/Usage/);
+    // The command line is node:util's parseArgs, strict.
+    output = io();
+    expect(await restoreCommand(['-h'], {}, output.io)).toBe(EXIT.ok);
+    expect(output.out[0]).toMatch(/Usage: npm run restore/);
+    output = io();
+    expect(await restoreCommand(['a.tar.gz', '--media-only'], {}, output.io)).toBe(EXIT.usage);
+    expect(output.err[0]).toMatch(/^Error: Unknown option --media-only\nUsage: npm run restore/);
+    output = io();
+    expect(await backupCommand(['a.tar.gz', 'b.tar.gz'], {}, output.io)).toBe(EXIT.usage);
+    expect(output.err[0]).toMatch(/One FILE only \(got a\.tar\.gz, b\.tar\.gz\)/);
+    output = io();
+    expect(await backupCommand(['a.tar.gz', '--media-only=yes'], {}, output.io)).toBe(EXIT.usage);
+    expect(output.err[0]).toMatch(/media-only/);
+    output = io();
+    expect(await backupCommand(['-x', 'a.tar.gz'], {}, output.io)).toBe(EXIT.usage);
+    expect(output.err[0]).toMatch(/Unknown option -x/);
 
     fs.writeFileSync(tmp('exists.tar.gz'), 'keep me');
     await expectBackupError(
@@ -395,6 +407,9 @@ describe('backup refusals', () => {
     const spawned = await npmRun('backup', [], { DATA_DIR: source });
     expect(spawned.code).toBe(EXIT.usage);
     expect(spawned.stderr).toMatch(/Missing FILE/);
+    const unknown = await npmRun('restore', ['x.tar.gz', '--everything'], { DATA_DIR: tmp('x') });
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toMatch(/Unknown option --everything/);
   });
 });
 
@@ -509,6 +524,8 @@ describe('restore refuses unreadable, damaged and hostile archives, and leaves n
         Buffer.concat([head, rawFile('media/link', '', { typeflag: '1', linkname: '/etc/passwd' }), END]),
         /hard link/,
       ],
+      ['device', Buffer.concat([head, rawFile('media/dev', '', { typeflag: '3' }), END]), /character device/],
+      ['fifo', Buffer.concat([head, rawFile('media/fifo', '', { typeflag: '6' }), END]), /fifo/],
     ] as const) {
       await writeArchive(tmp(`${name}.tar.gz`), tar);
       await refused(tmp(`${name}.tar.gz`), message);

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 
 /**
  * Hand-made tar blocks for the tests of the tar reader: written here independently of
- * server/src/lib/tar.ts, so that they can say what the writer never would (links, devices,
+ * server/src/backup/archive.ts (node-tar), so that they can say what the writer never would (links, devices,
  * `..`, absolute names, broken checksums and numbers).
  */
 export interface RawHeader {
