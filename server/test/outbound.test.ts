@@ -1,12 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Response } from 'undici';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort } from '../fakes/proxies';
-import { writeFileAtomic } from '../src/lib/atomicWrite';
 import { splitText } from '../src/lib/text';
 import { concatWav, parseWav, pcmToWav } from '../src/lib/wav';
 import { providerErrorFromResponse } from '../src/providers/httpBodies';
@@ -356,18 +352,5 @@ describe('WAV files', () => {
     expect(joined.data.length).toBe(160);
     expect(joined.format.sampleRate).toBe(22_050);
     expect(() => concatWav([a, pcmToWav(Buffer.alloc(10), { sampleRate: 24_000 })])).toThrow('different formats');
-  });
-
-  test('writes files atomically, leaving no temporary file', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-outbound-'));
-    try {
-      const file = path.join(dir, 'out.bin');
-      await writeFileAtomic(file, Buffer.from('hello'));
-      expect(fs.readFileSync(file, 'utf8')).toBe('hello');
-      expect(fs.readdirSync(dir)).toEqual(['out.bin']);
-      await expect(writeFileAtomic(path.join(dir, 'missing', 'x.bin'), Buffer.from('x'))).rejects.toThrow();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

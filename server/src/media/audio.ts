@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { MediaError, ffmpegFileArg, inputArgs, probe, runFfmpeg, type MediaTools } from './ffmpeg';
 
 /**
@@ -207,36 +208,40 @@ export async function concatAudio(inputs: string[], output: string, opts: Concat
   }
 
   const target = path.resolve(output);
-  const suffix = crypto.randomBytes(4).toString('hex');
-  const joinedFile = `${target}.${suffix}.joined.wav`;
-  const temporary = `${target}.${suffix}.partial.wav`;
+  const joinedFile = `${target}.${crypto.randomBytes(4).toString('hex')}.joined.wav`;
+  const normalize = opts.normalize ?? true;
   const run = { timeoutMs: opts.timeoutMs, signal: opts.signal, binary: opts.tools?.ffmpeg.path ?? opts.ffmpegPath };
-  const wav = (file: string) => ['-c:a', 'pcm_s16le', '-f', 'wav', ffmpegFileArg(file)];
   try {
     await fs.mkdir(path.dirname(target), { recursive: true });
-    // Joined first, then measured and normalised from that file: two passes over one small WAV
-    // rather than decoding every part twice.
-    await runFfmpeg(
-      [
-        '-loglevel',
-        'error',
-        ...(await Promise.all(inputs.map((file) => inputArgs(file, 'audio')))).flat(),
-        '-filter_complex',
-        concatAudioGraph(inputs.length, gap),
-        '-map',
-        '[out]',
-        ...wav(joinedFile),
-      ],
-      run,
+    return await writeFileAtomic(
+      target,
+      async (temporary) => {
+        // Joined first, then measured and normalised from that file: two passes over one small WAV
+        // rather than decoding every part twice. Not normalised, the join is the file.
+        await runFfmpeg(
+          [
+            '-loglevel',
+            'error',
+            ...(await Promise.all(inputs.map((file) => inputArgs(file, 'audio')))).flat(),
+            '-filter_complex',
+            concatAudioGraph(inputs.length, gap),
+            '-map',
+            '[out]',
+            '-c:a',
+            'pcm_s16le',
+            '-f',
+            'wav',
+            ffmpegFileArg(normalize ? joinedFile : temporary),
+          ],
+          run,
+        );
+        const measured = normalize ? await normalizeLoudness(joinedFile, temporary, opts) : undefined;
+        const durationSeconds = await audioDurationSeconds(temporary, opts.tools);
+        return { durationSeconds, offsets, durations, ...(measured ? { measured } : {}) };
+      },
+      { suffix: '.partial.wav' },
     );
-    let measured: Loudness | undefined;
-    if (opts.normalize ?? true) measured = await normalizeLoudness(joinedFile, temporary, opts);
-    else await fs.rename(joinedFile, temporary);
-    const durationSeconds = await audioDurationSeconds(temporary, opts.tools);
-    await fs.rename(temporary, target);
-    return { durationSeconds, offsets, durations, ...(measured ? { measured } : {}) };
   } finally {
-    await fs.rm(temporary, { force: true });
     await fs.rm(joinedFile, { force: true });
   }
 }

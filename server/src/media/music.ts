@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { NARRATION_SAMPLE_RATE, audioDurationSeconds, normalizeLoudness, type Loudness } from './audio';
 import { MediaError, ffmpegFileArg, inputArgs, runFfmpeg, type MediaTools } from './ffmpeg';
 
@@ -149,8 +150,14 @@ export async function mixMusic(
       ],
       run,
     );
-    const measured = await normalizeLoudness(mixed, target, opts);
-    return { durationSeconds: await audioDurationSeconds(target, opts.tools), ...(measured ? { measured } : {}) };
+    return await writeFileAtomic(
+      target,
+      async (temporary) => {
+        const measured = await normalizeLoudness(mixed, temporary, opts);
+        return { durationSeconds: await audioDurationSeconds(temporary, opts.tools), ...(measured ? { measured } : {}) };
+      },
+      { suffix: '.partial.wav' },
+    );
   } catch (error) {
     if (error instanceof MediaError) throw error;
     throw new MediaError('failed', error instanceof Error ? error.message : String(error));

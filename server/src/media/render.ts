@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import {
   MediaError,
   OWN_INPUT,
@@ -409,7 +410,6 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
   const shadeFile = `thumb-${id}-shade.rgba`;
   const scratch = [...textFiles];
   const target = path.resolve(input.output);
-  const temporary = `${target}.${id}.partial.jpg`;
   const tools = await renderTools(input);
   let missingGlyphs: string[] = [];
   await fs.mkdir(workDir, { recursive: true });
@@ -439,17 +439,20 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
     }
     await fs.mkdir(path.dirname(target), { recursive: true });
     const args = ['-loglevel', 'error', ...inputs, '-filter_complex', graph, '-map', '[out]', '-frames:v', '1'];
-    args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1', ffmpegFileArg(temporary));
-    await runFfmpeg(args, {
-      cwd: workDir,
-      timeoutMs: input.timeoutMs ?? 60_000,
-      signal: input.signal,
-      binary: tools.ffmpeg.path,
-    });
-    await fs.rename(temporary, target);
+    args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1');
+    await writeFileAtomic(
+      target,
+      (temporary) =>
+        runFfmpeg([...args, ffmpegFileArg(temporary)], {
+          cwd: workDir,
+          timeoutMs: input.timeoutMs ?? 60_000,
+          signal: input.signal,
+          binary: tools.ffmpeg.path,
+        }),
+      { suffix: '.partial.jpg' },
+    );
     return { missingGlyphs };
   } finally {
-    await fs.rm(temporary, { force: true });
     await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
   }
 }
@@ -565,7 +568,6 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const subtitleFile = input.cues.length > 0 ? `subtitles-${id}.ass` : null;
   const scratch: string[] = subtitleFile ? [subtitleFile] : [];
   const target = path.resolve(input.output);
-  const temporary = `${target}.${id}.partial.mp4`;
   const ctx: PassContext = {
     workDir,
     ffmpeg,
@@ -658,22 +660,25 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     }
     for (const job of await sideJobs) if (job.status === 'rejected') throw job.reason;
     scratch.push(`parts-${id}.ffconcat`);
-    await muxParts(parts, path.join(workDir, audioFile), temporary, ctx, `parts-${id}.ffconcat`);
-
-    const result = await probe(temporary, { binary: tools.ffprobe.path, kind: 'video' });
-    const video = result.streams.find((stream) => stream.type === 'video');
-    if (!video?.width || !video.height) throw new MediaError('failed', 'ffmpeg wrote a video without a picture');
-    const { size } = await fs.stat(temporary);
-    await fs.rename(temporary, target);
-    return {
-      durationSeconds: result.durationSeconds,
-      sizeBytes: size,
-      width: video.width,
-      height: video.height,
-      missingGlyphs: fonts.missing,
-    };
+    return await writeFileAtomic(
+      target,
+      async (temporary) => {
+        await muxParts(parts, path.join(workDir, audioFile), temporary, ctx, `parts-${id}.ffconcat`);
+        const result = await probe(temporary, { binary: tools.ffprobe.path, kind: 'video' });
+        const video = result.streams.find((stream) => stream.type === 'video');
+        if (!video?.width || !video.height) throw new MediaError('failed', 'ffmpeg wrote a video without a picture');
+        const { size } = await fs.stat(temporary);
+        return {
+          durationSeconds: result.durationSeconds,
+          sizeBytes: size,
+          width: video.width,
+          height: video.height,
+          missingGlyphs: fonts.missing,
+        };
+      },
+      { suffix: '.partial.mp4' },
+    );
   } finally {
-    await fs.rm(temporary, { force: true });
     await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));
     if (subtitleFile) await fs.rm(path.join(workDir, FONTS_DIR), { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { MediaError, OWN_INPUT, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
 import { chooseFonts } from './fonts';
 import { wrapText } from './subtitles';
@@ -274,7 +275,6 @@ export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardRes
   const fonts = await chooseFonts(`${input.title}\n${input.text}`);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'scene-card-'));
   const target = path.resolve(input.output);
-  const temporary = `${target}.${crypto.randomBytes(4).toString('hex')}.partial.png`;
   try {
     const fontArgs = {
       bold: await fontForGraph(fonts.bold, work, 'bold.ttf'),
@@ -313,18 +313,20 @@ export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardRes
       'image2',
       '-update',
       '1',
-      ffmpegFileArg(temporary),
     ];
-    await runFfmpeg(args, {
-      cwd: work,
-      timeoutMs: input.timeoutMs ?? 60_000,
-      signal: input.signal,
-      binary: input.tools?.ffmpeg.path ?? input.ffmpegPath,
-    });
-    await fs.rename(temporary, target);
+    await writeFileAtomic(
+      target,
+      (temporary) =>
+        runFfmpeg([...args, ffmpegFileArg(temporary)], {
+          cwd: work,
+          timeoutMs: input.timeoutMs ?? 60_000,
+          signal: input.signal,
+          binary: input.tools?.ffmpeg.path ?? input.ffmpegPath,
+        }),
+      { suffix: '.partial.png' },
+    );
     return { output: target, width, height, missingGlyphs: fonts.missing };
   } finally {
-    await fs.rm(temporary, { force: true });
     await fs.rm(work, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../lib/atomicWrite';
 import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio, type ConcatAudioResult } from '../../media/audio';
@@ -79,28 +80,27 @@ export async function fitNarration(
       `the Short's narration lasts ${joined.durationSeconds.toFixed(1)} s`,
     );
   }
-  const faster = `${narration}.tempo.wav`;
-  try {
-    await runFfmpeg(
-      [
-        '-loglevel',
-        'error',
-        '-i',
-        ffmpegFileArg(narration),
-        '-af',
-        `atempo=${tempo.toFixed(5)}`,
-        '-c:a',
-        'pcm_s16le',
-        '-f',
-        'wav',
-        ffmpegFileArg(faster),
-      ],
-      { binary: opts.tools.ffmpeg.path, ...(opts.signal ? { signal: opts.signal } : {}) },
-    );
-    await fs.rename(faster, narration);
-  } finally {
-    await fs.rm(faster, { force: true });
-  }
+  await writeFileAtomic(
+    narration,
+    (faster) =>
+      runFfmpeg(
+        [
+          '-loglevel',
+          'error',
+          '-i',
+          ffmpegFileArg(narration),
+          '-af',
+          `atempo=${tempo.toFixed(5)}`,
+          '-c:a',
+          'pcm_s16le',
+          '-f',
+          'wav',
+          ffmpegFileArg(faster),
+        ],
+        { binary: opts.tools.ffmpeg.path, ...(opts.signal ? { signal: opts.signal } : {}) },
+      ),
+    { suffix: '.tempo.wav' },
+  );
   joined.offsets = joined.offsets.map((offset) => offset / tempo);
   joined.durations = joined.durations.map((duration) => duration / tempo);
   joined.durationSeconds /= tempo;
