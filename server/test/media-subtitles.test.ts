@@ -5,7 +5,6 @@ import {
   balancedLines,
   escapeAssText,
   sentenceChunks,
-  splitSentences,
   srtTime,
   subtitleCues,
   toAss,
@@ -29,24 +28,6 @@ function expectReadable(cues: Cue[]): void {
     expect(Array.from(cue.text.replace('\n', ' ')).length).toBeLessThanOrEqual(84);
   }
 }
-
-describe('splitSentences', () => {
-  it('splits after . ! ? … and closing quotes, keeping numbers whole', () => {
-    expect(splitSentences('It cost 3.5 dollars. Really? Yes! "Go." Then… silence.')).toEqual([
-      'It cost 3.5 dollars.',
-      'Really?',
-      'Yes!',
-      '"Go."',
-      'Then…',
-      'silence.',
-    ]);
-  });
-
-  it('splits after CJK full stops and collapses whitespace', () => {
-    expect(splitSentences('今日は晴れ。明日は雨！')).toEqual(['今日は晴れ。', '明日は雨！']);
-    expect(splitSentences('  one\n\ntwo   three ')).toEqual(['one two three']);
-  });
-});
 
 describe('balanced splitting', () => {
   it('splits words into even groups within the limit', () => {
@@ -106,6 +87,18 @@ describe('subtitleCues', () => {
     // The second part starts at its own start (the gap is kept), short sentences share a cue.
     const second = cues.filter((cue) => cue.start >= 12.4);
     expect(second).toEqual([{ start: 12.4, end: 14.9, text: 'Nobody answered. Only the sea.' }]);
+  });
+
+  it('cuts cues at sentence ends (lib/text) with white space collapsed, keeping numbers whole', () => {
+    const texts = (text: string) => subtitleCues([{ text, start: 0, duration: 10 }]).map((cue) => cue.text.replace('\n', ' '));
+    expect(
+      texts('The lighthouse keeper counted 3.5 million waves   in his\nlong life. Then he stopped counting them all.'),
+    ).toEqual(['The lighthouse keeper counted 3.5 million waves in his long life.', 'Then he stopped counting them all.']);
+    expect(texts('  one\n\ntwo   three ')).toEqual(['one two three']);
+    expect(texts('灯台守は三百五十万の波を数えた。それから数えるのをやめてしまった。')).toEqual([
+      '灯台守は三百五十万の波を数えた。',
+      'それから数えるのをやめてしまった。',
+    ]);
   });
 
   it('never overlaps parts that overlap, and skips empty or timeless parts', () => {

@@ -3,7 +3,6 @@ import net from 'node:net';
 import { Response } from 'undici';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort } from '../fakes/proxies';
-import { splitText } from '../src/lib/text';
 import { concatWav, parseWav, pcmToWav } from '../src/lib/wav';
 import { providerErrorFromResponse } from '../src/providers/httpBodies';
 import { closeSharedDispatchers, isProxySupported, proxyDispatcher } from '../src/providers/proxies';
@@ -303,31 +302,6 @@ describe('providerErrorFromResponse', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': '2' }))).toBe(2000);
     expect(retryAfterMs(new Headers({ 'retry-after': new Date(Date.now() + 5_000).toUTCString() }))).toBeGreaterThan(3_000);
     expect(retryAfterMs(new Headers())).toBeUndefined();
-  });
-});
-
-describe('splitText', () => {
-  test('keeps short texts whole and cuts long ones at sentence ends', () => {
-    expect(splitText('  One. Two.  ', 100)).toEqual(['One. Two.']);
-    expect(splitText('', 100)).toEqual([]);
-    const sentences = Array.from({ length: 30 }, (_, i) => `Sentence ${i} ends here!`);
-    const pieces = splitText(sentences.join(' '), 100);
-    expect(pieces.length).toBeGreaterThan(1);
-    for (const piece of pieces) {
-      expect(piece.length).toBeLessThanOrEqual(100);
-      expect(piece).toMatch(/!$/);
-    }
-    expect(pieces.join(' ')).toBe(sentences.join(' '));
-  });
-
-  test('falls back to spaces, then to hard cuts that never split a surrogate pair', () => {
-    expect(splitText('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
-    expect(splitText('aaaa bbbb cccc', 8)).toEqual(['aaaa', 'bbbb', 'cccc']);
-    const emoji = '😀'.repeat(10);
-    const pieces = splitText(emoji, 5);
-    expect(pieces.join('')).toBe(emoji);
-    for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(5);
-    expect(pieces.every((p) => p.length % 2 === 0)).toBe(true);
   });
 });
 

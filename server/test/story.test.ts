@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { NARRATION_PIECE_CHARS, narrationPieces } from '../src/pipeline/steps/media';
 import { storyTags } from '../src/pipeline/steps/publishing';
-import { cleanProse, cleanTitle, fill, sentences, splitScenes, titleKey, titleRequest } from '../src/pipeline/story';
+import { splitSentences } from '../src/lib/text';
+import { cleanProse, cleanTitle, fill, limitText, splitScenes, titleKey, titleRequest } from '../src/pipeline/story';
 import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';
 
 describe('story text helpers', () => {
@@ -33,7 +34,25 @@ describe('story text helpers', () => {
     const many = 'A. B b. C c c. D d d d. E e e e e. F f f f f f.';
     const scenes = splitScenes(many, 3);
     expect(scenes).toHaveLength(3);
-    expect(scenes.join(' ')).toBe(sentences(many).join(' '));
+    expect(scenes.join(' ')).toBe(splitSentences(many).join(' '));
+  });
+
+  test('splitScenes keeps a number with a decimal point and CJK sentences whole', () => {
+    expect(splitScenes('A casa custou 3.5 milhões de reais. Ninguém acreditou.', 2)).toEqual([
+      'A casa custou 3.5 milhões de reais.',
+      'Ninguém acreditou.',
+    ]);
+    expect(splitScenes('彼は手紙を読んだ。誰が書いたのか分からなかった。', 2)).toEqual([
+      '彼は手紙を読んだ。',
+      '誰が書いたのか分からなかった。',
+    ]);
+  });
+
+  test('limitText cuts after the last sentence that fits, else at a space', () => {
+    expect(limitText('Short enough.', 100)).toBe('Short enough.');
+    expect(limitText('It cost 3.5 dollars. Then the rain came down hard.', 30)).toBe('It cost 3.5 dollars.');
+    expect(limitText('今日は晴れでした。明日は雨が降るでしょう。', 12)).toBe('今日は晴れでした。');
+    expect(limitText('One. And then a very long sentence without an end', 30)).toBe('One. And then a very long');
   });
 
   test('titles are compared without case, accents or punctuation', () => {

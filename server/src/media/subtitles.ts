@@ -1,3 +1,5 @@
+import { splitSentences } from '../lib/text';
+
 /**
  * Subtitle cues from narrated text, and the files that carry them: ASS (what the renderer burns in,
  * because it fixes the style: white bold text, dark outline, bottom centre) and SRT (for upload as
@@ -45,17 +47,6 @@ const SHORT_SENTENCE_CHARS = 16;
 
 /** Collapses runs of whitespace (newlines included) into single spaces. */
 const normalize = (text: string): string => text.replace(/\s+/gu, ' ').trim();
-
-/**
- * The sentences of `text`: a break after `.`, `!`, `?` or `…` (and any closing quote or bracket)
- * followed by a space, and after the CJK full stops `。！？`. "3.5" and "e.g.x" stay whole.
- */
-export function splitSentences(text: string): string[] {
-  return normalize(text)
-    .split(/(?<=[.!?…]["'”’»)\]]*)\s+|(?<=[。！？])/u)
-    .map((sentence) => sentence.trim())
-    .filter(Boolean);
-}
 
 /** Words of `text`; a word longer than `maxWordChars` (or a run of CJK text without spaces) is cut into pieces. */
 function words(text: string, maxWordChars: number): string[] {
@@ -246,8 +237,8 @@ function spokenAt(offset: number, words: SpokenWord[], text: string, duration: n
 }
 
 /**
- * Subtitle cues for narrated parts: each part's text is split into sentences, each sentence into
- * cues of one or two lines. With the part's word timings each cue starts when its first word is
+ * Subtitle cues for narrated parts: each part's text is split into sentences (lib/text), each
+ * sentence into cues of one or two lines. With the part's word timings each cue starts when its first word is
  * spoken and lasts until the next cue starts (the last one until the part's end); without them the
  * part's duration is shared among its cues in proportion to their length (characters). Cues never
  * overlap (a part starting before the previous one ended is pushed back) and parts without time
@@ -259,7 +250,7 @@ export function subtitleCues(parts: NarratedPart[], opts: CueOptions = {}): Cue[
   const cues: Cue[] = [];
   let previousEnd = 0;
   for (const part of parts) {
-    const texts = joinShortSentences(splitSentences(part.text), maxChars)
+    const texts = joinShortSentences(splitSentences(part.text).map(normalize), maxChars)
       .flatMap((sentence) => boundedPieces(sentence, maxChars, lineChars))
       .flatMap((piece) => sentenceChunks(piece, maxChars, lineChars));
     const weights = texts.map((text) => charCount(text.replace(/\n/g, ' ')));

@@ -1,3 +1,5 @@
+import { sentenceSpans, splitSentences } from '../lib/text';
+
 /**
  * The words of a story: filling the prompt's placeholders, cleaning what the chat model answers,
  * and the instructions used when a prompt leaves one of its texts blank.
@@ -150,22 +152,16 @@ export const STORY_LIMITS = {
 /** `text` within `max` characters: cut after the last sentence that fits (or at a space), never mid-word when it can help it. */
 export function limitText(text: string, max: number): string {
   if (text.length <= max) return text;
+  let sentenceEnd = 0;
+  for (const sentence of sentenceSpans(text)) {
+    const end = sentence.offset + sentence.text.length;
+    if (end > max) break;
+    sentenceEnd = end;
+  }
+  if (sentenceEnd > max / 2) return text.slice(0, sentenceEnd).trim();
   const cut = text.slice(0, max);
-  const sentenceEnd = Math.max(
-    cut.lastIndexOf('. '),
-    cut.lastIndexOf('! '),
-    cut.lastIndexOf('? '),
-    cut.lastIndexOf('…'),
-    cut.lastIndexOf('.\n'),
-  );
-  if (sentenceEnd > max / 2) return cut.slice(0, sentenceEnd + 1).trim();
   const space = cut.lastIndexOf(' ');
   return (space > max / 2 ? cut.slice(0, space) : cut).trim();
-}
-
-/** Sentences of a text (keeps the end punctuation). */
-export function sentences(text: string): string[] {
-  return (text.match(/[^.!?…]+[.!?…]+["'”»)]*|[^.!?…]+$/g) ?? []).map((s) => s.trim()).filter(Boolean);
 }
 
 /**
@@ -174,7 +170,7 @@ export function sentences(text: string): string[] {
  * has fewer sentences).
  */
 export function splitScenes(text: string, parts: number): string[] {
-  const all = sentences(text);
+  const all = splitSentences(text);
   const count = Math.min(parts, all.length);
   if (count <= 1) return [text.trim()];
   const cumulative: number[] = [0];

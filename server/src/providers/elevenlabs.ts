@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { writeFileAtomic } from '../lib/atomicWrite';
-import { splitText } from '../lib/text';
+import { textPieces } from '../lib/text';
 import { pcmToWav } from '../lib/wav';
 import { providerErrorFromResponse, readResponseBytes, speechAnswerCap } from './httpBodies';
 import { ProviderError } from './providerError';
@@ -88,7 +88,7 @@ export function createElevenLabsClient(options: ElevenLabsClientOptions): Eleven
 
   async function speak(input: ElevenLabsSpeakInput): Promise<void> {
     if (!input.voiceId.trim()) throw new ProviderError('no ElevenLabs voice was given', 'invalid_input');
-    const pieces = splitText(input.text, ELEVENLABS_MAX_CHARS);
+    const pieces = textPieces(input.text, { maxChars: ELEVENLABS_MAX_CHARS }).map((piece) => piece.text);
     if (pieces.length === 0) throw new ProviderError('there is no text to speak', 'invalid_input');
     const parts: Buffer[] = [];
     for (const piece of pieces) parts.push(await speakPiece(piece, input.voiceId.trim(), input.signal));

@@ -5,6 +5,7 @@ import { createElevenLabsClient } from '../../providers/elevenlabs';
 import { assertPublicUrl, isBlockedAddressError, userDispatcher } from '../../lib/egress';
 import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient } from '../../providers/openaiMedia';
 import { writeFileAtomic } from '../../lib/atomicWrite';
+import { textPieces, type TextSpan } from '../../lib/text';
 import { concatWav, parseWav } from '../../lib/wav';
 import { ProviderError } from '../../providers/providerError';
 import { failureReason } from '../../providers/reasons';
@@ -97,43 +98,15 @@ export const NARRATION_PIECE_CHARS = 240;
 export const NARRATION_CONCURRENCY = 3;
 
 /**
- * The chapter's text in pieces of whole sentences (a break after `.`, `!`, `?` or `…` and any
- * closing quote, followed by white space), each at least NARRATION_PIECE_CHARS long unless it is
- * the last; `offset` is where each starts in `text`. Every character of `text` but the white space
- * between pieces is in exactly one piece, so nothing more is billed than the chapter itself. No
- * piece is longer than `maxChars` (UTF-16 units; default the speech API's limit): a longer one (a
- * sentence that never ends) is cut at its last white space that fits, or where none does, at
- * `maxChars`, never inside a surrogate pair.
+ * The chapter's text in pieces of whole sentences (lib/text's sentence ends), each at least
+ * NARRATION_PIECE_CHARS long unless it is the last; `offset` is where each starts in `text`. Every
+ * character of `text` but the white space between pieces is in exactly one piece, so nothing more
+ * is billed than the chapter itself. No piece is longer than `maxChars` (UTF-16 units; default the
+ * speech API's limit): a longer one (a sentence that never ends) is cut at its last white space
+ * that fits, or where none does, at `maxChars`, never inside a surrogate pair.
  */
-export function narrationPieces(text: string, maxChars = OPENAI_SPEECH_MAX_CHARS): Array<{ offset: number; text: string }> {
-  if (maxChars < 2) throw new RangeError('maxChars must be at least 2');
-  const pieces: Array<{ offset: number; text: string }> = [];
-  const ends = /[.!?…]["'”’»)\]]*(\s+)/gu;
-  let start = text.search(/\S/u);
-  if (start < 0) return [];
-  for (let match = ends.exec(text); match; match = ends.exec(text)) {
-    const end = match.index + match[0].length - match[1]!.length;
-    if (end - start >= NARRATION_PIECE_CHARS) {
-      pieces.push({ offset: start, text: text.slice(start, end) });
-      start = match.index + match[0].length;
-    }
-  }
-  const rest = text.slice(start).trimEnd();
-  if (rest) pieces.push({ offset: start, text: rest });
-  return pieces.flatMap((piece) => {
-    const cut: Array<{ offset: number; text: string }> = [];
-    let { offset, text: left } = piece;
-    while (left.length > maxChars) {
-      let end = left.slice(1, maxChars + 1).search(/\s\S*$/u) + 1;
-      if (end <= 0) end = maxChars - (/[\uD800-\uDBFF]/.test(left[maxChars - 1]!) ? 1 : 0);
-      const next = end + (left.slice(end).match(/^\s*/u)?.[0].length ?? 0);
-      cut.push({ offset, text: left.slice(0, end).trimEnd() });
-      offset += next;
-      left = left.slice(next);
-    }
-    if (left) cut.push({ offset, text: left });
-    return cut;
-  });
+export function narrationPieces(text: string, maxChars = OPENAI_SPEECH_MAX_CHARS): TextSpan[] {
+  return textPieces(text, { minChars: NARRATION_PIECE_CHARS, maxChars });
 }
 
 const pieceFile = (chapterFile: string, index: number) => chapterFile.replace(/\.wav$/, `.piece-${index + 1}.wav`);
