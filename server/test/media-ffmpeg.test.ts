@@ -18,6 +18,7 @@ import {
   probe,
   resolveMediaTools,
   runFfmpeg,
+  runFfmpegInto,
   stderrSummary,
 } from '../src/media/ffmpeg';
 import { espeakSpeak } from '../src/providers/speech';
@@ -149,6 +150,24 @@ describe('runFfmpeg', () => {
       code: 'failed',
       message: 'ffmpeg was cancelled',
     });
+  });
+
+  it('writes a target whole or not at all (runFfmpegInto)', async () => {
+    const folder = path.join(dir, 'into');
+    fs.mkdirSync(folder);
+    const target = path.join(folder, 'tone.wav');
+    fs.writeFileSync(target, 'the old file');
+    // Cancelled while it writes an endless output: the old file stays, the partial one is gone.
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const endless = ['-f', 'lavfi', '-i', 'anullsrc=r=48000', '-c:a', 'pcm_s16le', '-f', 'wav'];
+    expect(await rejection(runFfmpegInto(target, endless, { signal: controller.signal }))).toMatchObject({ code: 'failed' });
+    expect(fs.readFileSync(target, 'utf8')).toBe('the old file');
+    expect(fs.readdirSync(folder)).toEqual(['tone.wav']);
+
+    await runFfmpegInto(target, ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.2']);
+    expect((await probe(target)).durationSeconds).toBeCloseTo(0.2, 1);
+    expect(fs.readdirSync(folder)).toEqual(['tone.wav']);
   });
 
   it('summarises stderr', () => {

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomicWrite';
 import { SNIFF_BYTES, sniffMediaType, type MediaFileType } from '../lib/mediaInput';
 
 /**
@@ -499,6 +500,17 @@ export async function probe(file: string, opts: RunOptions & { kind?: InputKind 
 /** `file:<absolute path>`: how a path is passed to ffmpeg, so no name is read as a protocol or an option. */
 export function ffmpegFileArg(file: string): string {
   return `file:${path.resolve(file)}`;
+}
+
+/**
+ * Runs ffmpeg with `args` (all but the output) so that `target` is written whole or not at all:
+ * ffmpeg writes a temporary file beside it, ending like the target (so the same muxer is picked),
+ * which is renamed over it once ffmpeg succeeded and removed when it failed. The folder must exist.
+ */
+export function runFfmpegInto(target: string, args: string[], opts: RunOptions = {}): Promise<{ stderr: string }> {
+  return writeFileAtomic(target, (temporary) => runFfmpeg([...args, ffmpegFileArg(temporary)], opts), {
+    suffix: `.partial${path.extname(target)}`,
+  });
 }
 
 /** The demuxer ffmpeg is told to use for each kind of file it is given (never its own guess). */

@@ -12,6 +12,7 @@ import {
   probe,
   resolveMediaTools,
   runFfmpeg,
+  runFfmpegInto,
   type MediaTools,
 } from './ffmpeg';
 import { chooseFonts, fontFolder, type FontChoice } from './fonts';
@@ -440,17 +441,12 @@ export async function makeThumbnail(input: ThumbnailInput): Promise<{ missingGly
     await fs.mkdir(path.dirname(target), { recursive: true });
     const args = ['-loglevel', 'error', ...inputs, '-filter_complex', graph, '-map', '[out]', '-frames:v', '1'];
     args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1');
-    await writeFileAtomic(
-      target,
-      (temporary) =>
-        runFfmpeg([...args, ffmpegFileArg(temporary)], {
-          cwd: workDir,
-          timeoutMs: input.timeoutMs ?? 60_000,
-          signal: input.signal,
-          binary: tools.ffmpeg.path,
-        }),
-      { suffix: '.partial.jpg' },
-    );
+    await runFfmpegInto(target, args, {
+      cwd: workDir,
+      timeoutMs: input.timeoutMs ?? 60_000,
+      signal: input.signal,
+      binary: tools.ffmpeg.path,
+    });
     return { missingGlyphs };
   } finally {
     await Promise.all(scratch.map((file) => fs.rm(path.join(workDir, file), { force: true })));

@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../lib/atomicWrite';
-import { MediaError, OWN_INPUT, ffmpegFileArg, runFfmpeg, type MediaTools } from './ffmpeg';
+import { MediaError, OWN_INPUT, runFfmpegInto, type MediaTools } from './ffmpeg';
 import { chooseFonts } from './fonts';
 import { wrapText } from './subtitles';
 
@@ -314,17 +313,12 @@ export async function makeSceneCard(input: SceneCardInput): Promise<SceneCardRes
       '-update',
       '1',
     ];
-    await writeFileAtomic(
-      target,
-      (temporary) =>
-        runFfmpeg([...args, ffmpegFileArg(temporary)], {
-          cwd: work,
-          timeoutMs: input.timeoutMs ?? 60_000,
-          signal: input.signal,
-          binary: input.tools?.ffmpeg.path ?? input.ffmpegPath,
-        }),
-      { suffix: '.partial.png' },
-    );
+    await runFfmpegInto(target, args, {
+      cwd: work,
+      timeoutMs: input.timeoutMs ?? 60_000,
+      signal: input.signal,
+      binary: input.tools?.ffmpeg.path ?? input.ffmpegPath,
+    });
     return { output: target, width, height, missingGlyphs: fonts.missing };
   } finally {
     await fs.rm(work, { recursive: true, force: true });

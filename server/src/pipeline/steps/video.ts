@@ -1,10 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../lib/atomicWrite';
 import { MEDIA_FILES } from '../../services/executions';
 import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio, type ConcatAudioResult } from '../../media/audio';
-import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpeg, type MediaTools } from '../../media/ffmpeg';
+import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpegInto, type MediaTools } from '../../media/ffmpeg';
 import { mixMusic } from '../../media/music';
 import { renderSettingsFor, renderVideo } from '../../media/render';
 import { subtitleCues, toSrt, type Cue, type CueOptions, type SpokenWord } from '../../media/subtitles';
@@ -80,26 +79,10 @@ export async function fitNarration(
       `the Short's narration lasts ${joined.durationSeconds.toFixed(1)} s`,
     );
   }
-  await writeFileAtomic(
+  await runFfmpegInto(
     narration,
-    (faster) =>
-      runFfmpeg(
-        [
-          '-loglevel',
-          'error',
-          '-i',
-          ffmpegFileArg(narration),
-          '-af',
-          `atempo=${tempo.toFixed(5)}`,
-          '-c:a',
-          'pcm_s16le',
-          '-f',
-          'wav',
-          ffmpegFileArg(faster),
-        ],
-        { binary: opts.tools.ffmpeg.path, ...(opts.signal ? { signal: opts.signal } : {}) },
-      ),
-    { suffix: '.tempo.wav' },
+    ['-loglevel', 'error', '-i', ffmpegFileArg(narration), '-af', `atempo=${tempo.toFixed(5)}`, '-c:a', 'pcm_s16le', '-f', 'wav'],
+    { binary: opts.tools.ffmpeg.path, ...(opts.signal ? { signal: opts.signal } : {}) },
   );
   joined.offsets = joined.offsets.map((offset) => offset / tempo);
   joined.durations = joined.durations.map((duration) => duration / tempo);
