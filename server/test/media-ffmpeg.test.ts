@@ -244,7 +244,8 @@ describe('concatAudio', () => {
       // Normalising changes the level, never the timing the subtitles are built on.
       expect(result.durationSeconds).toBeCloseTo(result.durations.reduce((a, b) => a + b, 0) + 0.4 * (inputs.length - 1), 1);
     }
-  });
+    // Eleven ffmpeg passes over 12 s of audio: 15-20 s alone, twice that on a busy 2-core machine.
+  }, 120_000);
 
   it('leaves silence silent, and reads loudnorm’s measurement', async () => {
     const silence = path.join(dir, 'silence.wav');
