@@ -39,7 +39,9 @@ export function VerifyEmailBanner() {
       severity="warning"
       role="region"
       aria-label={t('verifyEmail.label')}
-      sx={{ mb: 3, alignItems: 'flex-start' }}
+      // A long address breaks anywhere rather than overflow: at 375 px it would make the message a
+      // scrolling box that a keyboard cannot reach (axe's scrollable-region-focusable).
+      sx={{ mb: 3, alignItems: 'flex-start', '& .MuiAlert-message': { minWidth: 0, overflowWrap: 'anywhere' } }}
       action={
         <Button color="inherit" size="small" onClick={sendAgain} disabled={sending} sx={{ whiteSpace: 'nowrap' }}>
           {sending ? t('verifyEmail.sending') : t('verifyEmail.resend')}
