@@ -1,7 +1,7 @@
 // First: read what was persisted and start fetching what the opened screen needs (app/startup.ts).
 import { startup } from './app/startup';
 import type { i18n as I18n } from 'i18next';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { createI18n } from './app/i18n';
@@ -44,10 +44,13 @@ const store = makeStore(
 startPersisting(store);
 
 function render(i18n: I18n) {
-  createRoot(container!).render(
-    <StrictMode>
-      <App store={store} i18n={i18n} />
-    </StrictMode>,
+  const root = createRoot(container!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App store={store} i18n={i18n} />
+      </StrictMode>,
+    ),
   );
 }
 

@@ -35,6 +35,11 @@ export interface PrerenderedForm {
   selection: { start: number; end: number } | null;
   /** The visitor submitted it (Enter, or the button) before the app ran. */
   submitRequested: boolean;
+  /**
+   * The same form read again, now: what was typed while React rendered in slices (index.tsx) is
+   * taken too. Its fields keep their values and caret once React has removed them from the page.
+   */
+  again(): PrerenderedForm;
 }
 
 /** The variant on screen: the one `<html lang>` and `<html data-theme>` name (as the CSS shows it). */
@@ -54,19 +59,24 @@ export function readPrerenderedForm(): PrerenderedForm | null {
   if (typeof document === 'undefined') return null;
   const form = visibleVariant()?.querySelector('form');
   if (!form) return null;
-  const values: Record<string, string> = {};
-  for (const input of Array.from(form.querySelectorAll<HTMLInputElement>('input[name]'))) values[input.name] = input.value;
+  const inputs = Array.from(form.querySelectorAll<HTMLInputElement>('input[name]'));
   const active = document.activeElement;
   const focused = active instanceof HTMLInputElement && active.name && form.contains(active) ? active : null;
-  let selection: PrerenderedForm['selection'] = null;
-  try {
-    if (focused && focused.selectionStart !== null && focused.selectionEnd !== null) {
-      selection = { start: focused.selectionStart, end: focused.selectionEnd };
+  const read = (): PrerenderedForm => {
+    const values: Record<string, string> = {};
+    for (const input of inputs) values[input.name] = input.value;
+    let selection: PrerenderedForm['selection'] = null;
+    try {
+      if (focused && focused.selectionStart !== null && focused.selectionEnd !== null) {
+        selection = { start: focused.selectionStart, end: focused.selectionEnd };
+      }
+    } catch {
+      // an input type without a selection (email, in some browsers)
     }
-  } catch {
-    // an input type without a selection (email, in some browsers)
-  }
-  return { values, focused: focused?.name ?? null, selection, submitRequested: form.hasAttribute(SUBMIT_REQUESTED_ATTRIBUTE) };
+    const submitRequested = form.hasAttribute(SUBMIT_REQUESTED_ATTRIBUTE);
+    return { values, focused: focused?.name ?? null, selection, submitRequested, again: read };
+  };
+  return read();
 }
 
 /** Removes the prerendered page's styles: the app's own have replaced them (App, on its first commit). */

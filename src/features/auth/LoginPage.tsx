@@ -17,7 +17,7 @@ import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
 import { FormErrorAlert } from '../../components/FormErrorAlert';
-import { readPrerenderedForm } from '../../lib/prerendered';
+import { readPrerenderedForm, type PrerenderedForm } from '../../lib/prerendered';
 import { AuthCard } from './AuthCard';
 import { serverError, validateLogin, type LoginErrors, type LoginValues } from './loginForm';
 
@@ -65,22 +65,34 @@ export default function LoginPage() {
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
   const form = useRef<HTMLFormElement>(null);
 
-  // Taking over from the prerendered card, before the first paint: the focus and caret stay where
-  // they were (autoFocus would move them to the email). A submit made before the app ran is sent.
+  // Taking over from the prerendered card, at the commit that replaced it (React may have rendered
+  // this screen in slices, index.tsx: what was typed meanwhile is read again now).
+  const [takenOver, setTakenOver] = useState<PrerenderedForm | null>(null);
   useLayoutEffect(() => {
-    const name = prerendered?.focused;
+    if (!prerendered) return;
+    const now = prerendered.again();
+    const typed = { email: now.values.email ?? '', password: now.values.password ?? '' };
+    setValues((current) => (current.email === typed.email && current.password === typed.password ? current : typed));
+    setTakenOver(now);
+    // Once, on mount: `prerendered` never changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Before the first paint, the fields holding what was typed: the focus and caret stay where they
+  // were (autoFocus would move them to the email).
+  useLayoutEffect(() => {
+    const name = takenOver?.focused;
     const input = name === 'email' || name === 'password' ? inputs[name].current : null;
     if (!input) return;
     input.focus();
-    const selection = prerendered?.selection;
+    const selection = takenOver?.selection;
     try {
       if (selection) input.setSelectionRange(selection.start, selection.end);
     } catch {
       // an email field has no selection to set
     }
-    // Once, on mount: `prerendered` never changes and the refs are stable.
+    // The refs are stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [takenOver]);
   // Until a frame has been painted, nothing in the form animates: the labels and outlines that
   // React's fields bring to their focused and filled states are where the prerendered ones were.
   const [takingOver, setTakingOver] = useState(prerendered !== null);
@@ -91,12 +103,13 @@ export default function LoginPage() {
     });
     return () => cancelAnimationFrame(frame);
   }, [takingOver]);
+  // A submit made before the app ran is sent.
   const resumedSubmit = useRef(false);
   useEffect(() => {
-    if (!prerendered?.submitRequested || resumedSubmit.current) return;
+    if (!takenOver?.submitRequested || resumedSubmit.current) return;
     resumedSubmit.current = true;
     form.current?.requestSubmit();
-  }, [prerendered]);
+  }, [takenOver]);
 
   const onChange = (name: keyof LoginValues) => (event: ChangeEvent<HTMLInputElement>) => {
     const next = { ...values, [name]: event.target.value };
