@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Lighthouse's budget for the two pages a newcomer opens first (docs/web.md, "First load"): with
+ * its default mobile profile (a mid-range phone: simulated slow 4G and a 4x slower CPU),
+ * accessibility 100, best practices 100 and performance at least 95 on /login and /signup.
+ *
+ * Lighthouse runs in its own Chromium (Debian's, as the rest of the suite), each run a cold load
+ * (it empties the cache and storage first). Its performance score depends on how busy the machine
+ * is (the simulated phone is this machine's CPU slowed down), so each page is measured three
+ * times and the median of each figure is held to the budget and printed.
+ */
+
+const CHROME_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const RUNS = 3;
+/** Lowest median score of each category, out of 100. */
+const BUDGET = { performance: 95, accessibility: 100, 'best-practices': 100 } as const;
+type Category = keyof typeof BUDGET;
+const CATEGORIES = Object.keys(BUDGET) as Category[];
+
+interface Run {
+  scores: Record<Category, number>;
+  /** Total blocking time, first contentful paint and largest contentful paint, in ms (simulated). */
+  tbt: number;
+  fcp: number;
+  lcp: number;
+  /** The audits that lost points in accessibility or best practices. */
+  failing: string[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+// One page after the other, in one Chromium: never two Lighthouse runs at once.
+test.describe.configure({ mode: 'serial' });
+
+for (const route of ['/login', '/signup']) {
+  test(`Lighthouse (mobile) on ${route}: accessibility ${BUDGET.accessibility}, best practices ${BUDGET['best-practices']}, performance at least ${BUDGET.performance}`, async ({
+    baseURL,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    // Lighthouse and its launcher are ES modules only.
+    const { default: lighthouse } = await import('lighthouse');
+    const { launch } = await import('chrome-launcher');
+    const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+    const runs: Run[] = [];
+    try {
+      for (let run = 0; run < RUNS; run += 1) {
+        const result = await lighthouse(`${baseURL}${route}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: CATEGORIES,
+        });
+        expect(result, `Lighthouse returned nothing for ${route}`).toBeDefined();
+        const { lhr } = result!;
+        expect(lhr.runtimeError, `Lighthouse could not measure ${route}`).toBeUndefined();
+        const audit = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
+        runs.push({
+          scores: Object.fromEntries(
+            CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
+          ) as Record<Category, number>,
+          tbt: audit('total-blocking-time'),
+          fcp: audit('first-contentful-paint'),
+          lcp: audit('largest-contentful-paint'),
+          failing: (['accessibility', 'best-practices'] as const).flatMap((category) =>
+            (lhr.categories[category]?.auditRefs ?? [])
+              .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+              .map((ref) => `${category}: ${ref.id}`),
+          ),
+        });
+        if (run === RUNS - 1)
+          await testInfo.attach(`lighthouse${route.replace('/', '-')}.json`, {
+            body: result!.report as string,
+            contentType: 'application/json',
+          });
+      }
+    } finally {
+      await chrome.kill();
+    }
+
+    const scores = Object.fromEntries(
+      CATEGORIES.map((category) => [category, median(runs.map((run) => run.scores[category]))]),
+    ) as Record<Category, number>;
+    const [tbt, fcp, lcp] = (['tbt', 'fcp', 'lcp'] as const).map((figure) => median(runs.map((run) => run[figure])));
+    console.log(
+      `Lighthouse ${route}, median of ${RUNS}: performance ${scores.performance}, accessibility ${scores.accessibility}, ` +
+        `best practices ${scores['best-practices']}; total blocking time ${tbt} ms, FCP ${fcp} ms, LCP ${lcp} ms ` +
+        `(runs: ${runs.map((run) => `${run.scores.performance}/${run.tbt} ms`).join(', ')})`,
+    );
+    const failing = [...new Set(runs.flatMap((run) => run.failing))];
+    for (const category of CATEGORIES) {
+      expect(
+        scores[category],
+        `${route}: ${category} ${scores[category]} (median of ${RUNS}), budget ${BUDGET[category]}; failing: ${failing.join(', ') || 'none'}; total blocking time ${tbt} ms`,
+      ).toBeGreaterThanOrEqual(BUDGET[category]);
+    }
+  });
+}
