@@ -1,76 +1,22 @@
 // First: read what was persisted and start fetching what the opened screen needs (app/startup.ts).
 import { startup } from './app/startup';
-import type { i18n as I18n } from 'i18next';
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { createI18n } from './app/i18n';
-import { loadNamespace, type Translations } from './app/locales';
-import { HOME_PATH, pagesAt, preloadPages } from './app/pages';
-import { makeStore, startPersisting } from './app/store';
 
-const container = document.getElementById('root');
-if (!container) throw new Error('The page has no #root element');
-
-const { persisted, language, signedIn } = startup;
-/** The app's i18next instance, once start() made it. */
-let appI18n: I18n | undefined;
-const store = makeStore(
-  { ...persisted, preferences: { ...persisted.preferences, language } },
-  {
-    // While the server checks the password (most of a sign-in's time), fetch the signed-in layout
-    // and the dashboard, and put their translations in i18next: only then, so that the login screen
-    // itself downloads nothing it does not show. With the translations in, the dashboard's first
-    // render does not suspend, so React does not hold it back behind its 300 ms fallback throttle.
-    // (In the next task: the sign-in request leaves first.)
-    onSignInStarted: () =>
-      setTimeout(() => {
-        const pages = pagesAt(HOME_PATH, true);
-        void preloadPages(pages, store.getState().preferences.language).catch(() => undefined);
-        void appI18n?.loadNamespaces(pages.flatMap((page) => page.namespaces)).catch(() => undefined);
-      }),
-    // Signed in: the home screen's calls start now, while React renders it, not after.
-    onSignedIn: () => {
-      for (const page of pagesAt(HOME_PATH, true)) {
-        void page
-          .load()
-          .then((module) => module.prefetch?.(store.dispatch))
-          .catch(() => undefined);
-      }
-    },
-  },
-);
-// redux-persist writes the token, theme and language to localStorage whenever they change.
-startPersisting(store);
-
-function render(i18n: I18n) {
-  const root = createRoot(container!);
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <App store={store} i18n={i18n} />
-      </StrictMode>,
-    ),
-  );
-}
+/** Ends the current task: the browser may handle input, and paint, before the next step. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * The first render waits for the `common` translations, and when signed out for the screen's
- * chunk and translations too, so that it shows the whole screen at once: they have all been
- * downloading since the start. Signed in, it does not wait for the screen: the session check
- * (GET /auth/me, behind a full-screen spinner) starts at once. If something failed, it renders
- * anyway, and the screen tries again.
+ * The rest of the entry chunk is evaluated in steps, each in a task of its own: React, then the
+ * app (Material UI, the store, the router, i18next) and its start, whose first render yields too
+ * (app/boot.tsx). Evaluated at once, the chunk kept a phone's main thread busy for a third of a
+ * second in one task (Lighthouse's total blocking time: e2e/lighthouse.e2e.ts). `eager`: the
+ * modules stay in the entry chunk, no request more.
  */
-async function start() {
-  const common = await startup.common.catch(() => undefined);
-  const translations: Translations = common ? { [language]: { common } } : {};
-  const i18n = createI18n(language, translations, loadNamespace);
-  appI18n = i18n;
-  if (!signedIn) {
-    await startup.ready.catch(() => undefined);
-    await i18n.loadNamespaces(startup.pages.flatMap((page) => page.namespaces)).catch(() => undefined);
-  }
-  render(i18n);
+async function main() {
+  await nextTask();
+  await import(/* webpackMode: "eager" */ 'react-dom/client');
+  await nextTask();
+  const { boot } = await import(/* webpackMode: "eager" */ './app/boot');
+  await boot(startup);
 }
 
-void start();
+void main();
