@@ -259,7 +259,7 @@ async function main(): Promise<void> {
   const startWorker = () => {
     const file = path.join(logDir, `worker-${workerLogs.length}.log`);
     workerLogs.push(file);
-    const child = startProgram('server/src/worker.ts', env, file, 'built');
+    const child = startProgram('server/src/worker/main.ts', env, file, 'built');
     children.add(child);
     child.on('exit', () => children.delete(child));
     workers.push(child);

@@ -7,4 +7,4 @@ const { build } = require('./build');
 
 const worker = process.argv.includes('--worker');
 build(worker ? ['server'] : ['web', 'server']);
-require(path.resolve(__dirname, '..', 'server', 'dist', worker ? 'worker.js' : 'server.js')).run();
+require(path.resolve(__dirname, '..', 'server', 'dist', worker ? 'worker/main.js' : 'server.js')).run();

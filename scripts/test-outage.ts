@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   };
   const { api, base } = await startApi(env, apiPort, apiLog);
   children.add(api);
-  const worker = startProgram('server/src/worker.ts', env, workerLog);
+  const worker = startProgram('server/src/worker/main.ts', env, workerLog);
   children.add(worker);
   console.log(`${stamp()}  API on ${base}, one worker, PostgreSQL ${postgres.url}`);
 

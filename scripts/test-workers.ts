@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   let starts = 0;
   const startWorker = (slot: number) => {
     starts += 1;
-    const child = startProgram('server/src/worker.ts', env, path.join(logDir, `worker-${slot}.log`));
+    const child = startProgram('server/src/worker/main.ts', env, path.join(logDir, `worker-${slot}.log`));
     children.add(child);
     child.on('exit', (code, signal) => {
       children.delete(child);

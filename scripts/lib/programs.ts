@@ -37,7 +37,7 @@ export type ProgramMode = 'sources' | 'built';
 
 let serverBuilt = false;
 
-/** A server program of this repository (`server/src/<name>.ts`), its output in `logFile`. */
+/** A server program of this repository (`server/src/<path>.ts`), its output in `logFile`. */
 export function startProgram(
   entry: string,
   env: NodeJS.ProcessEnv,

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from './db';
 import { startQueue, type Queue } from './queue';
 import { buildApp } from './app';
 import { survivePromiseRejections } from './lib/metrics';
-import { startEngine, type RunningEngine } from './pipeline/worker';
+import { startEngine, type RunningEngine } from './worker/start';
 
 /**
  * The embedded database must have one process at a time: a second server on the same DATA_DIR

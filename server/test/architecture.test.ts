@@ -21,12 +21,14 @@ interface Room {
 }
 
 const ROOMS: Room[] = [
-  // Processes start here: the API server, the job worker and its health answer.
-  { name: 'entry points', rank: 0, paths: ['server.ts', 'worker.ts', 'workerHealth.ts'] },
+  // Processes start here: the API server and `npm run worker`.
+  { name: 'entry points', rank: 0, paths: ['server.ts', 'worker/main.ts'] },
   // Commands: `npm run backup` and `npm run restore` (scripts/ runs them), entry points too.
   { name: 'backup command', rank: 0, paths: ['backup/'] },
   // HTTP: the Fastify instance and its routes.
   { name: 'app', rank: 1, paths: ['app.ts', 'routes/'] },
+  // The queue's workers (runs, tick, recovery, housekeeping, deliveries) and the worker's health port.
+  { name: 'worker', rank: 1, paths: ['worker/'] },
   // The execution engine: runs, steps, the queue's workers.
   { name: 'pipeline', rank: 2, paths: ['pipeline/'] },
   // The rules, per resource.

@@ -1,4 +1,4 @@
-import { startWorkerHealth } from '../src/workerHealth';
+import { startWorkerHealth } from '../src/worker/health';
 import { buildTestApp, call, signUp } from './helper';
 
 jest.setTimeout(60_000);

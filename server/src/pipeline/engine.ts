@@ -17,7 +17,7 @@ import { STEPS } from './steps';
 /**
  * The execution engine: runs an execution's steps from where it stands (a retry or a resumed run
  * skips what its checkpoint holds), keeps a heartbeat while it runs, starts scheduled runs, and
- * finds runs a dead worker left behind. pg-boss delivers the jobs (see worker.ts).
+ * finds runs a dead worker left behind. pg-boss delivers the jobs (see worker/start.ts).
  */
 
 /** How often a running worker touches its execution (and learns that it was cancelled). */

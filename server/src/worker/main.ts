@@ -1,15 +1,15 @@
 import os from 'node:os';
 import pino from 'pino';
-import { redactText } from './lib/redact';
-import { checkDataFolders, dataFolderChecks, usePrivateUmask } from './lib/privateFiles';
-import { loadConfig, ConfigError } from './config';
-import { startQueue } from './queue';
-import { createServices } from './services';
-import { mailerFor } from './providers/mailer';
-import { startEngine } from './pipeline/worker';
-import { openConfiguredDatabase } from './server';
-import { startWorkerHealth } from './workerHealth';
-import { survivePromiseRejections } from './lib/metrics';
+import { redactText } from '../lib/redact';
+import { checkDataFolders, dataFolderChecks, usePrivateUmask } from '../lib/privateFiles';
+import { loadConfig, ConfigError } from '../config';
+import { startQueue } from '../queue';
+import { createServices } from '../services';
+import { mailerFor } from '../providers/mailer';
+import { startEngine } from './start';
+import { openConfiguredDatabase } from '../server';
+import { startWorkerHealth } from './health';
+import { survivePromiseRejections } from '../lib/metrics';
 
 /**
  * `npm run worker`: a process that runs only the engine's jobs (WORKER_CONCURRENCY executions at

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricsAuthorized } from './lib/metrics';
-import type { Services } from './services';
+import { metricsAuthorized } from '../lib/metrics';
+import type { Services } from '../services';
 
 /**
  * `npm run worker`'s small HTTP port (WORKER_HEALTH_PORT): /health/live (the process answers),
