@@ -27,7 +27,7 @@ import path from 'node:path';
 import { concatAudio } from '../server/src/media/audio';
 import { resolveMediaTools } from '../server/src/media/ffmpeg';
 import { subtitleCues, type Cue } from '../server/src/media/subtitles';
-import { narrationCues } from '../server/src/pipeline/steps/video';
+import { narrationCues } from '../server/src/pipeline/steps/generatingVideo';
 import { espeakSpeak } from '../server/src/providers/speech';
 import { FRAME_SECONDS, features, readWav, speechOnset, warp } from '../server/tools/speechAlign';
 

@@ -42,8 +42,9 @@ const ROOMS: Room[] = [
   // Helpers that know no setting, and the database: peers (backups read the database).
   { name: 'lib', rank: 6, paths: ['lib/'] },
   { name: 'db', rank: 6, paths: ['db/'] },
-  // Leaves: job names and payloads, the error type, the message catalogue and its generated keys.
+  // Leaves: job names and payloads, a run's steps and files, the error type, the message catalogue and its generated keys.
   { name: 'jobs', rank: 7, paths: ['jobs.ts'] },
+  { name: 'run layout', rank: 7, paths: ['runLayout.ts'] },
   { name: 'errors', rank: 7, paths: ['errors.ts'] },
   { name: 'messages', rank: 7, paths: ['messages.ts', 'messageKeys.gen.ts'] },
 ];

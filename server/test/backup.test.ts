@@ -16,7 +16,7 @@ import type { BackupManifest } from '../src/backup/manifest';
 import { restoreBackup } from '../src/backup/restoreBackup';
 import { memoryMailer } from '../src/providers/mailer';
 import { localMediaStorage } from '../src/providers/mediaStorage';
-import { MEDIA_FILES } from '../src/services/executions';
+import { RUN_FILES } from '../src/runLayout';
 import { TEST_PASSWORD_HASH_COST, call } from './helper';
 import { END, rawFile } from './tarFixtures';
 
@@ -153,7 +153,7 @@ beforeAll(async () => {
   expect(saved.json().has_api_key).toBe(true);
   // A media file where the engine keeps a run's files (its storage), and an empty folder.
   const folder = await localMediaStorage(config.mediaDir).workDir(EXECUTION);
-  fs.writeFileSync(path.join(folder, MEDIA_FILES.video), VIDEO);
+  fs.writeFileSync(path.join(folder, RUN_FILES.video), VIDEO);
   fs.mkdirSync(path.join(config.mediaDir, 'empty-run'));
 
   await app.close();
@@ -179,7 +179,7 @@ describe('a backup restored into a fresh DATA_DIR', () => {
 
     const entries = await entriesOf(archive());
     // The media folders in name order (the execution's id is random, so either may come first).
-    const runs = [[`media/${EXECUTION}`, `media/${EXECUTION}/${MEDIA_FILES.video}`], ['media/empty-run']].sort((a, b) =>
+    const runs = [[`media/${EXECUTION}`, `media/${EXECUTION}/${RUN_FILES.video}`], ['media/empty-run']].sort((a, b) =>
       a[0]! < b[0]! ? -1 : 1,
     );
     expect([...entries.keys()]).toEqual(['manifest.json', 'app-secret', 'pgdata.tar.gz', 'media', ...runs.flat()]);
@@ -208,7 +208,7 @@ describe('a backup restored into a fresh DATA_DIR', () => {
     const secretFile = path.join(restored(), 'app-secret');
     expect(fs.readFileSync(secretFile, 'utf8').trim()).toBe(originalSecret);
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
-    expect(fs.readFileSync(path.join(restored(), 'media', EXECUTION, MEDIA_FILES.video)).equals(VIDEO)).toBe(true);
+    expect(fs.readFileSync(path.join(restored(), 'media', EXECUTION, RUN_FILES.video)).equals(VIDEO)).toBe(true);
     expect(fs.statSync(path.join(restored(), 'media', 'empty-run')).isDirectory()).toBe(true);
     expect(fs.existsSync(path.join(restored(), 'pgdata', 'PG_VERSION'))).toBe(true);
     expect(fs.existsSync(path.join(restored(), 'server.pid'))).toBe(false);
@@ -231,8 +231,7 @@ describe('a backup restored into a fresh DATA_DIR', () => {
       expect(key.json()).toMatchObject({ has_api_key: true, secret_unreadable: false });
       expect(key.json().api_key_masked.endsWith(API_KEY.slice(-4))).toBe(true);
       const chunks: Buffer[] = [];
-      for await (const chunk of localMediaStorage(config.mediaDir).read(EXECUTION, MEDIA_FILES.video))
-        chunks.push(chunk as Buffer);
+      for await (const chunk of localMediaStorage(config.mediaDir).read(EXECUTION, RUN_FILES.video)) chunks.push(chunk as Buffer);
       expect(Buffer.concat(chunks).equals(VIDEO)).toBe(true);
       await app.close();
       firstClosed = true;
@@ -283,7 +282,7 @@ describe('a backup restored into a fresh DATA_DIR', () => {
     fs.mkdirSync(dataDir);
     const report = await restoreBackup({ file: archive(), env: { DATA_DIR: dataDir, MEDIA_DIR: mediaDir } });
     expect(report.users).toBe(1);
-    expect(fs.readFileSync(path.join(mediaDir, EXECUTION, MEDIA_FILES.video)).equals(VIDEO)).toBe(true);
+    expect(fs.readFileSync(path.join(mediaDir, EXECUTION, RUN_FILES.video)).equals(VIDEO)).toBe(true);
     expect(fs.readdirSync(dataDir).sort()).toEqual(['app-secret', 'pgdata']);
     // APP_SECRET set to another value than the restored file: said clearly.
     const other = await restoreBackup({
@@ -461,7 +460,7 @@ describe('restore refuses unreadable, damaged and hostile archives, and leaves n
   test('entries missing, unexpected or not matching the manifest', async () => {
     const dump = { name: 'pgdata.tar.gz', type: 'file', data: good.get('pgdata.tar.gz')! } as const;
     const secret = { name: 'app-secret', type: 'file', data: good.get('app-secret')! } as const;
-    const video = { name: `media/${EXECUTION}/${MEDIA_FILES.video}`, type: 'file', data: VIDEO } as const;
+    const video = { name: `media/${EXECUTION}/${RUN_FILES.video}`, type: 'file', data: VIDEO } as const;
     const folders: TarInput[] = [
       { name: 'media', type: 'directory' },
       { name: `media/${EXECUTION}`, type: 'directory' },
@@ -594,7 +593,7 @@ describe('the app secret from the environment, and PostgreSQL', () => {
     expect(run.out.join('\n')).toMatch(/database: {3}NOT included \(PostgreSQL\)/);
     const entries = await entriesOf(tmp('pg.tar.gz'));
     expect(entries.has('pgdata.tar.gz')).toBe(false);
-    expect(entries.get(`media/${EXECUTION}/${MEDIA_FILES.video}`)!.equals(VIDEO)).toBe(true);
+    expect(entries.get(`media/${EXECUTION}/${RUN_FILES.video}`)!.equals(VIDEO)).toBe(true);
     expect(JSON.parse(entries.get('manifest.json')!.toString()).database).toEqual({ kind: 'postgres', included: false });
 
     const restore = io();

@@ -7,8 +7,8 @@ import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes
 import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
 import { resolveMediaTools } from '../src/media/ffmpeg';
-import { TITLE_ATTEMPTS } from '../src/pipeline/steps/texts';
-import { PROCESS_STEPS } from '../src/services/processes';
+import { TITLE_ATTEMPTS } from '../src/pipeline/steps/generatingTexts';
+import { PROCESS_STEPS } from '../src/runLayout';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google';
 import { startHttpProxy } from '../fakes/proxies';
 import { publishAtFor } from '../src/lib/timeZones';

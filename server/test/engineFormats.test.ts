@@ -9,7 +9,7 @@ import { SHORT_INSTRUCTION, SHORT_MAX_TEMPO } from '../src/pipeline/format';
 import { concatAudio } from '../src/media/audio';
 import { resolveMediaTools } from '../src/media/ffmpeg';
 import { StepFailure } from '../src/pipeline/context';
-import { fitNarration } from '../src/pipeline/steps/video';
+import { fitNarration } from '../src/pipeline/steps/generatingVideo';
 import { pcmToWav } from '../src/lib/wav';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext, pipelineEnv } from './helper';
 import { runnableProcess, runnableUser, type RunnableUser } from './runnable';

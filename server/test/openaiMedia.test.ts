@@ -6,7 +6,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { FAKE_SECONDS_PER_WORD, countWords, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { closedPort, startHttpProxy } from '../fakes/proxies';
 import { userDispatcher } from '../src/lib/egress';
-import { narrationPieces } from '../src/pipeline/steps/media';
+import { narrationPieces } from '../src/pipeline/steps/generatingAudios';
 import { OPENAI_SPEECH_MAX_CHARS, createOpenAIMediaClient, type OpenAIMediaClient } from '../src/providers/openaiMedia';
 import { ProviderError } from '../src/providers/providerError';
 import { providerError } from './providerErrors';

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { executions, processes, users } from '../src/db/schema';
-import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from '../src/services/processes';
+import { EXECUTION_INTERVAL_DAYS } from '../src/services/processes';
+import { PROCESS_STEPS } from '../src/runLayout';
 import { pcmToWav } from '../src/lib/wav';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { NARRATION_PIECE_CHARS, narrationPieces } from '../src/pipeline/steps/media';
-import { storyTags } from '../src/pipeline/steps/publishing';
+import { NARRATION_PIECE_CHARS, narrationPieces } from '../src/pipeline/steps/generatingAudios';
+import { storyTags } from '../src/pipeline/steps/publishingVideo';
 import { splitSentences } from '../src/lib/text';
 import { cleanProse, cleanTitle, fill, limitText, splitScenes, titleKey, titleRequest } from '../src/pipeline/story';
 import { normalizeTitle, slotAfter, INTERVAL_MS } from '../src/services/executionRuns';

@@ -7,7 +7,7 @@ import { QUEUE_SCHEMA, enqueueExecutions, type Queue } from '../queue';
 import type { Services } from '../services';
 import { isDatabaseUnavailable } from '../db/errors';
 import { CLAIM_BATCH, LeaseLost } from '../services/executionRuns';
-import { PROCESS_STEPS } from '../services/processes';
+import { PROCESS_STEPS } from '../runLayout';
 import type { AlertCause, AlertJob } from '../jobs';
 import { proxyDispatcher } from '../providers/proxies';
 import type { ChatModelClient } from '../providers/chatModel';
@@ -200,7 +200,7 @@ export function createEngine({ services, config, log, queue, now = () => new Dat
         // write to the log (the step's times are in the execution's record anyway).
         log.debug?.({ executionId, step: key }, 'step started');
         const stepStarted = performance.now();
-        await STEPS[index]!(ctx);
+        await STEPS[key](ctx);
         if (controller.signal.aborted) throw new RunAborted();
         // The next step starts in the same statement (one round trip less a step).
         const next = index + 1 < PROCESS_STEPS.length ? index + 1 : undefined;

@@ -16,7 +16,8 @@ import {
 import { isUniqueViolation } from '../db/errors';
 import { QUEUES } from '../jobs';
 import { ACTIVE_EXECUTION_STATUSES, isActiveStatus, type StoredError } from './executions';
-import { EXECUTION_INTERVAL_DAYS, PROCESS_STEPS } from './processes';
+import { PROCESS_STEPS } from '../runLayout';
+import { EXECUTION_INTERVAL_DAYS } from './processes';
 
 /**
  * The state machine of a run, as the engine (server/src/pipeline) drives it: claiming a job's

@@ -6,7 +6,7 @@ import type { Language, MessageKey, MessageParams } from '../messages';
 import type { MediaStorage } from '../providers/mediaStorage';
 import type { Page } from './paging';
 import { describeError } from './errorText';
-import { PROCESS_STEPS } from './processes';
+import { PROCESS_STEPS, RUN_FILES } from '../runLayout';
 import { createLinkSigner } from '../lib/signedLinks';
 
 /**
@@ -79,9 +79,6 @@ export interface ExecutionDto {
 export const DEFAULT_STEP_SECONDS = 2;
 /** How long a signed media link stays valid. */
 export const MEDIA_LINK_TTL_MS = 60 * 60 * 1000;
-/** The rendered files a client may fetch, and the checkpoint fields naming them. */
-/** The rendered files of a run, in its folder; the captions are the subtitle cues as SubRip, for YouTube's caption track. */
-export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.jpg', captions: 'captions.srt' } as const;
 
 type ExecutionRow = typeof executions.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -219,8 +216,8 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue, l
   async function toDto(row: ExecutionRow, into: Language): Promise<ExecutionDto> {
     const steps = stepsOf(row);
     const video = row.checkpoint.video as VideoCheckpoint | undefined;
-    const hasVideo = video !== undefined && (await storage.size(row.id, MEDIA_FILES.video)) !== undefined;
-    const hasThumbnail = video !== undefined && (await storage.size(row.id, MEDIA_FILES.thumbnail)) !== undefined;
+    const hasVideo = video !== undefined && (await storage.size(row.id, RUN_FILES.video)) !== undefined;
+    const hasThumbnail = video !== undefined && (await storage.size(row.id, RUN_FILES.thumbnail)) !== undefined;
     return {
       id: row.id,
       process_id: row.processId,
@@ -236,8 +233,8 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue, l
       queue_position: row.status === 'queued' ? await queuePosition(row) : null,
       estimated_seconds_left:
         row.status === 'running' || row.status === 'queued' ? estimate(row, steps, await measuredStepMs(row.processId)) : null,
-      video_url: hasVideo ? signedMediaUrl(row.id, MEDIA_FILES.video) : null,
-      thumbnail_url: hasThumbnail ? signedMediaUrl(row.id, MEDIA_FILES.thumbnail) : null,
+      video_url: hasVideo ? signedMediaUrl(row.id, RUN_FILES.video) : null,
+      thumbnail_url: hasThumbnail ? signedMediaUrl(row.id, RUN_FILES.thumbnail) : null,
       video_duration_seconds: video ? Math.round(video.durationSeconds * 10) / 10 : null,
       warnings: storedWarnings(row.checkpoint.warnings).map(
         (warning) => describeError(warning.key, warning.params, warning.key, into) ?? '',

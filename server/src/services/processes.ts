@@ -13,18 +13,6 @@ import { describeNeeds, type ProcessNeed } from './processNeeds';
  * records; running them (POST /processes/{id}/execute, the schedule) is the engine's (issue 5).
  */
 
-/** The seven steps of an execution, in order (spec section 4); `execution_steps` holds these keys. */
-export const PROCESS_STEPS = [
-  'starting',
-  'generating_texts',
-  'creating_story',
-  'generating_audios',
-  'generating_images',
-  'generating_video',
-  'publishing_video',
-] as const;
-export type ProcessStep = (typeof PROCESS_STEPS)[number];
-
 /** A process runs every 3 days; a new one first runs 3 days after its creation (spec section 9). */
 export const EXECUTION_INTERVAL_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;

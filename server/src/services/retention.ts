@@ -11,7 +11,7 @@ import {
   sessions,
 } from '../db/schema';
 import type { MediaStorage } from '../providers/mediaStorage';
-import { MEDIA_FILES } from './executions';
+import { RUN_FILES } from '../runLayout';
 
 /**
  * Nothing grows forever (docs/engine.md, "Retention"). A run's intermediate files (narration parts,
@@ -24,9 +24,9 @@ import { MEDIA_FILES } from './executions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Kept after the run: what the console still shows or the history needs. */
-const KEPT_AFTER_RUN = new Set<string>([MEDIA_FILES.video, MEDIA_FILES.thumbnail, 'texts.json', 'story.json']);
+const KEPT_AFTER_RUN = new Set<string>([RUN_FILES.video, RUN_FILES.thumbnail, RUN_FILES.texts, RUN_FILES.story]);
 /** Kept after the retention period: the thumbnail and the texts. */
-const KEPT_AFTER_RETENTION = new Set<string>([MEDIA_FILES.thumbnail, 'texts.json', 'story.json']);
+const KEPT_AFTER_RETENTION = new Set<string>([RUN_FILES.thumbnail, RUN_FILES.texts, RUN_FILES.story]);
 /** What is purged and after how long. */
 export const RECORD_RETENTION = {
   loginFailuresDays: 1,

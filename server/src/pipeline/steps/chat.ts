@@ -3,6 +3,7 @@ import type { MessageKey, MessageParams } from '../../messages';
 import { ProviderError } from '../../providers/providerError';
 import { failureReason } from '../../providers/reasons';
 import { StepFailure, type StepContext } from '../context';
+import { FALLBACK_TEXTS, fill, languageName } from '../story';
 
 /**
  * One chat completion for a step, counted in the usage record, at most `maxTokens` long. A refused
@@ -38,4 +39,24 @@ export async function ask(
     throw new StepFailure(failKey, { ...failParams, reason_key: 'reason.emptyAnswer' }, 'the chat model answered an empty text');
   }
   return answer;
+}
+
+/** The prompt's texts in the run's language (the starting step checked they exist). */
+export async function textsOf(ctx: StepContext) {
+  const promptId = ctx.process.promptId;
+  const texts = promptId ? await ctx.services.runs.promptTexts(promptId, ctx.language) : undefined;
+  if (!texts) {
+    throw new StepFailure(
+      'pipeline.needs',
+      { needs: 'language', language: ctx.language },
+      'the prompt has no texts in the language',
+    );
+  }
+  return texts;
+}
+
+/** The system instruction of every chat call of the story: the prompt's narrative text and base content. */
+export function systemOf(texts: { narrativePrompt: string; content: string }, language: string): string {
+  const narrative = fill(texts.narrativePrompt.trim() || FALLBACK_TEXTS.narrative, { language: languageName(language) });
+  return `${narrative}\n\n${texts.content.trim()}`.trim();
 }

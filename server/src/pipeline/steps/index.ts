@@ -1,18 +1,23 @@
+import type { ProcessStep } from '../../runLayout';
 import type { Step } from '../context';
-import { creatingStory } from './storyStep';
-import { generatingAudios, generatingImages } from './media';
-import { publishingVideo } from './publishing';
+import { creatingStory } from './creatingStory';
+import { generatingAudios } from './generatingAudios';
+import { generatingImages } from './generatingImages';
+import { generatingTexts } from './generatingTexts';
+import { generatingVideo } from './generatingVideo';
+import { publishingVideo } from './publishingVideo';
 import { starting } from './starting';
-import { generatingTexts } from './texts';
-import { generatingVideo } from './video';
 
-/** The seven steps, in the order of PROCESS_STEPS. */
-export const STEPS: readonly Step[] = [
+/**
+ * The seven steps by key; they run in the order of PROCESS_STEPS (runLayout.ts). Keyed, not listed
+ * again: a key without its step, or a step without its key, fails the type check.
+ */
+export const STEPS: { readonly [key in ProcessStep]: Step } = {
   starting,
-  generatingTexts,
-  creatingStory,
-  generatingAudios,
-  generatingImages,
-  generatingVideo,
-  publishingVideo,
-];
+  generating_texts: generatingTexts,
+  creating_story: creatingStory,
+  generating_audios: generatingAudios,
+  generating_images: generatingImages,
+  generating_video: generatingVideo,
+  publishing_video: publishingVideo,
+};

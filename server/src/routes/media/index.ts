@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { AppError } from '../../errors';
-import { MEDIA_FILES } from '../../services/executions';
+import { RUN_FILES } from '../../runLayout';
 import { detailSchema, errorResponses } from '../schemas';
 import { sendRanged, signedLinkQuery } from '../files';
 
-const TYPES: Record<string, string> = { [MEDIA_FILES.video]: 'video/mp4', [MEDIA_FILES.thumbnail]: 'image/jpeg' };
+const TYPES: Record<string, string> = { [RUN_FILES.video]: 'video/mp4', [RUN_FILES.thumbnail]: 'image/jpeg' };
 
 const mediaParams = {
   type: 'object',

@@ -1,7 +1,8 @@
 import { dateTime, nullableDateTime, nullableInteger, nullableString } from '../schemas';
 import { EXECUTION_STATUSES, EXECUTION_TRIGGERS, STEP_STATUSES } from '../../services/executions';
 import { PROCESS_NEEDS } from '../../services/processNeeds';
-import { PROCESS_FORMATS, PROCESS_STATUSES, PROCESS_STEPS } from '../../services/processes';
+import { PROCESS_FORMATS, PROCESS_STATUSES } from '../../services/processes';
+import { PROCESS_STEPS } from '../../runLayout';
 
 /** A process's answer (docs/api-processes.md). */
 export const processSchema = {

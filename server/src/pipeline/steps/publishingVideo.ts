@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PublishError } from '../../providers/youtubeUpload';
-import { MEDIA_FILES } from '../../services/executions';
+import { RUN_FILES } from '../../runLayout';
 import type { ProcessNeed } from '../../services/processNeeds';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
@@ -101,7 +101,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
       const session = publication.uploadSession as { uri: string; total: number } | null;
       ({ videoId } = await services.publisher.uploadVideo({
         credentials,
-        file: path.join(ctx.workDir, MEDIA_FILES.video),
+        file: path.join(ctx.workDir, RUN_FILES.video),
         metadata: {
           title,
           description,
@@ -156,7 +156,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
     await services.publisher.setThumbnail({
       credentials,
       videoId,
-      file: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
+      file: path.join(ctx.workDir, RUN_FILES.thumbnail),
       ...(ctx.proxyUrl ? { proxyUrl: ctx.proxyUrl } : {}),
     });
     await services.publications.recordYoutubeCall(ctx.userId, 'thumbnails.set', {

@@ -1,9 +1,9 @@
 import { FALLBACK_TEXTS, STORY_LIMITS, cleanProse, fill, languageName, limitText } from '../story';
 import { SHORT_CHAPTER_CHARS, SHORT_INSTRUCTION, runFormat } from '../format';
 import type { StepContext } from '../context';
-import { ask } from './chat';
-import { TEXT_FILES, writeOutput } from './outputs';
-import { systemOf, textsOf } from './texts';
+import { RUN_FILES } from '../../runLayout';
+import { ask, systemOf, textsOf } from './chat';
+import { writeOutput } from './outputs';
 
 /**
  * Step 3: chapter 1, the next chapters and the final chapter (STORY_CHAPTERS in all), each from
@@ -65,5 +65,5 @@ export async function creatingStory(ctx: StepContext): Promise<void> {
     ctx.checkpoint.story = story;
     await ctx.save();
   }
-  await writeOutput(ctx, TEXT_FILES.story, { language: ctx.language, title, premise, ...story });
+  await writeOutput(ctx, RUN_FILES.story, { language: ctx.language, title, premise, ...story });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_FILES } from '../../services/executions';
+import { RUN_FILES } from '../../runLayout';
 import { StepFailure, warn, type StepContext } from '../context';
 import { concatAudio, type ConcatAudioResult } from '../../media/audio';
 import { MediaError, ffmpegFileArg, mediaToolsEnv, resolveMediaTools, runFfmpegInto, type MediaTools } from '../../media/ffmpeg';
@@ -8,7 +8,7 @@ import { mixMusic } from '../../media/music';
 import { renderSettingsFor, renderVideo } from '../../media/render';
 import { subtitleCues, toSrt, type Cue, type CueOptions, type SpokenWord } from '../../media/subtitles';
 import { SHORT_MAX_TEMPO, runFormat } from '../format';
-import { narrationText, wordsFile } from './media';
+import { narrationText } from './generatingAudios';
 
 /**
  * Disk the render needs at most: the joined narration, the passes' parts, the video and a margin.
@@ -92,7 +92,7 @@ export async function fitNarration(
 
 /** The word timings written beside a narration file (local voice), or undefined. */
 async function readWords(audioFile: string): Promise<SpokenWord[] | undefined> {
-  const raw = await fs.readFile(wordsFile(audioFile), 'utf8').catch(() => undefined);
+  const raw = await fs.readFile(RUN_FILES.words(audioFile), 'utf8').catch(() => undefined);
   if (raw === undefined) return undefined;
   try {
     const parsed = JSON.parse(raw) as unknown;
@@ -125,7 +125,7 @@ async function withMusic(ctx: StepContext, narration: string, tools: MediaTools)
   // The run takes its own link to the file (a copy across file systems), so an admin deleting the
   // track while it mixes changes nothing for it. Its file missing (a worker that does not share
   // MEDIA_DIR with the API): the video goes without music rather than failing, and says so.
-  const own = path.join(ctx.workDir, `music${path.extname(track?.file ?? '')}`);
+  const own = path.join(ctx.workDir, RUN_FILES.music(path.extname(track?.file ?? '')));
   const present = track?.isActive ? await takeOwnCopy(track.file, own) : false;
   if (!track?.isActive || !present) {
     if (track?.isActive && !present) ctx.log.warn({ musicId, file: track.file }, 'background music file missing');
@@ -134,7 +134,7 @@ async function withMusic(ctx: StepContext, narration: string, tools: MediaTools)
     else warn(ctx, 'pipeline.musicGone', {});
     return narration;
   }
-  const soundtrack = path.join(ctx.workDir, 'soundtrack.wav');
+  const soundtrack = path.join(ctx.workDir, RUN_FILES.soundtrack);
   await mixMusic(narration, own, soundtrack, { tools, musicLoudness: track.loudnessLufs, signal: ctx.signal });
   return soundtrack;
 }
@@ -153,7 +153,7 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
   try {
     await checkFreeSpace(ctx, audios.length);
     const tools = await resolveMediaTools(mediaToolsEnv(ctx.config));
-    const narration = path.join(ctx.workDir, 'narration.wav');
+    const narration = path.join(ctx.workDir, RUN_FILES.narration);
     const joined = await concatAudio(
       audios.map((file) => path.join(ctx.workDir, file)),
       narration,
@@ -200,9 +200,9 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
       plan.subtitles,
     );
     const result = await renderVideo({
-      workDir: path.join(ctx.workDir, 'render'),
-      output: path.join(ctx.workDir, MEDIA_FILES.video),
-      thumbnail: path.join(ctx.workDir, MEDIA_FILES.thumbnail),
+      workDir: path.join(ctx.workDir, RUN_FILES.renderDir),
+      output: path.join(ctx.workDir, RUN_FILES.video),
+      thumbnail: path.join(ctx.workDir, RUN_FILES.thumbnail),
       thumbnailTitle: ctx.checkpoint.texts!.title,
       segments,
       audio: soundtrack,
@@ -215,12 +215,12 @@ export async function generatingVideo(ctx: StepContext): Promise<void> {
     });
     if (result.missingGlyphs.length > 0) warn(ctx, 'pipeline.fontsMissing', { characters: result.missingGlyphs.join(' ') });
     // The same cues, as the caption track YouTube gets with the video (step 7).
-    await fs.writeFile(path.join(ctx.workDir, MEDIA_FILES.captions), toSrt(cues));
+    await fs.writeFile(path.join(ctx.workDir, RUN_FILES.captions), toSrt(cues));
     ctx.checkpoint.video = {
-      file: MEDIA_FILES.video,
-      thumbnail: MEDIA_FILES.thumbnail,
+      file: RUN_FILES.video,
+      thumbnail: RUN_FILES.thumbnail,
       durationSeconds: result.durationSeconds,
-      captions: MEDIA_FILES.captions,
+      captions: RUN_FILES.captions,
     };
   } catch (error) {
     if (error instanceof StepFailure) throw error;

@@ -11,31 +11,12 @@ import {
 } from '../story';
 import { StepFailure, type StepContext } from '../context';
 import { normalizeTitle } from '../../services/executionRuns';
-import { ask } from './chat';
-import { TEXT_FILES, writeOutput } from './outputs';
+import { RUN_FILES } from '../../runLayout';
+import { ask, systemOf, textsOf } from './chat';
+import { writeOutput } from './outputs';
 
 /** Attempts at a title this process has not made yet before the run gives up. */
 export const TITLE_ATTEMPTS = 4;
-
-/** The prompt's texts in the run's language (the starting step checked they exist). */
-export async function textsOf(ctx: StepContext) {
-  const promptId = ctx.process.promptId;
-  const texts = promptId ? await ctx.services.runs.promptTexts(promptId, ctx.language) : undefined;
-  if (!texts) {
-    throw new StepFailure(
-      'pipeline.needs',
-      { needs: 'language', language: ctx.language },
-      'the prompt has no texts in the language',
-    );
-  }
-  return texts;
-}
-
-/** The system instruction of every chat call of the story: the prompt's narrative text and base content. */
-export function systemOf(texts: { narrativePrompt: string; content: string }, language: string): string {
-  const narrative = fill(texts.narrativePrompt.trim() || FALLBACK_TEXTS.narrative, { language: languageName(language) });
-  return `${narrative}\n\n${texts.content.trim()}`.trim();
-}
 
 /**
  * Step 2: the title and premise. The title must not repeat one this process made in this language:
@@ -90,5 +71,5 @@ export async function generatingTexts(ctx: StepContext): Promise<void> {
     STORY_LIMITS.premise.chars,
   );
   ctx.checkpoint.texts = { title, premise };
-  await writeOutput(ctx, TEXT_FILES.texts, { language: ctx.language, title, premise });
+  await writeOutput(ctx, RUN_FILES.texts, { language: ctx.language, title, premise });
 }

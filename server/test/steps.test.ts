@@ -1,0 +1,40 @@
+import { STEPS } from '../src/pipeline/steps';
+import { isSafeMediaName } from '../src/providers/mediaStorage';
+import { PROCESS_STEPS, RUN_FILES } from '../src/runLayout';
+
+/** `generating_texts` -> `generatingTexts`: a step's file and function are named after its key. */
+const camelCase = (key: string) => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+describe('the steps of a run', () => {
+  it('has one step per key of PROCESS_STEPS, each in the file named after its key', async () => {
+    expect(Object.keys(STEPS).sort()).toEqual([...PROCESS_STEPS].sort());
+    for (const key of PROCESS_STEPS) {
+      const name = camelCase(key);
+      const module = (await import(`../src/pipeline/steps/${name}`)) as Record<string, unknown>;
+      expect({ key, step: module[name] }).toEqual({ key, step: STEPS[key] });
+    }
+  });
+
+  it('names the run folder’s files as the media links and the storage accept them', () => {
+    const run = '6f1d2c3b-0a9e-4f8d-9c7b-1a2b3c4d5e6f';
+    const names = [
+      RUN_FILES.texts,
+      RUN_FILES.story,
+      RUN_FILES.chapterAudio(1),
+      RUN_FILES.audioPiece(RUN_FILES.chapterAudio(2), 3),
+      RUN_FILES.words(RUN_FILES.chapterAudio(1)),
+      RUN_FILES.scene(12),
+      RUN_FILES.narration,
+      RUN_FILES.music('.mp3'),
+      RUN_FILES.soundtrack,
+      RUN_FILES.renderDir,
+      RUN_FILES.video,
+      RUN_FILES.thumbnail,
+      RUN_FILES.captions,
+    ];
+    expect(names.filter((name) => !isSafeMediaName(run, name))).toEqual([]);
+    expect(new Set(names).size).toBe(names.length);
+    expect(RUN_FILES.audioPiece('chapter-2.wav', 3)).toBe('chapter-2.piece-3.wav');
+    expect(RUN_FILES.words('chapter-1.wav')).toBe('chapter-1.words.json');
+  });
+});
