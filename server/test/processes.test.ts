@@ -444,8 +444,14 @@ describe('toggle and turning on', () => {
       voice_id: voice,
       language: 'en',
     });
-    const needs = async () => (await api('GET', `/${process.id}`)).json();
+    // The answer's needs, and the same from the steps' narrow read (services.processes.needs).
+    const needs = async () => {
+      const answer = (await api('GET', `/${process.id}`)).json();
+      expect(await ctx.app.services.processes.needs(userId, process.id)).toEqual({ needs: answer.needs, language: 'en' });
+      return answer;
+    };
 
+    expect((await needs()).needs).toEqual([]);
     await call(ctx.app, 'PUT', `/api/v1/youtube-apis/${config}/toggle`, { token });
     expect((await needs()).needs).toEqual(['youtube_api_disabled']);
     await call(ctx.app, 'PUT', `/api/v1/prompts/${prompt}/toggle`, { token: admin });
@@ -634,6 +640,12 @@ describe('the channel and its YouTube API configuration', () => {
     await call(ctx.app, 'PUT', `/api/v1/channels/${channel}/toggle`, { token });
     await ctx.database.db.execute(sql`update youtube_apis set channel_id = 'UC_somewhere_else' where id = ${config}`);
     expect((await api('GET', `/${process.id}`)).json().needs).toEqual(['channel_mismatch']);
+    expect(await ctx.app.services.processes.needs(userId, process.id)).toEqual({ needs: ['channel_mismatch'], language: 'pt' });
+    // Another user's process is not found, as through the API.
+    await expect(ctx.app.services.processes.needs('00000000-0000-4000-8000-000000000000', process.id)).rejects.toMatchObject({
+      statusCode: 404,
+      key: 'processes.notFound',
+    });
     const english = await api('PUT', `/${process.id}/toggle`);
     expect(english.json().detail).toBe(
       'Fill in what this process needs before turning it on: choose a YouTube API configuration of its channel (the one chosen uploads to another YouTube channel)',

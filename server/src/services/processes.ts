@@ -175,22 +175,28 @@ const hasTexts = or(
   sql`${promptLanguages.finalChapter} <> ''`,
 )!;
 
-/** The columns of a process with everything its answer and its `needs` depend on, from one query. */
-const joinedColumns = {
-  process: processes,
-  /** The channel's name, or its platform id when unnamed. */
-  channelName: sql<string | null>`coalesce(${channels.name}, ${channels.channelId})`,
+/** The columns a process's `needs` depend on (needsOf), with its language. */
+const needColumns = {
+  language: processes.language,
   channelFound: sql<boolean>`(${channels.id} is not null)`,
   channelActive: channels.isActive,
   channelPlatformId: channels.channelId,
-  youtubeApiName: youtubeApis.name,
   youtubeApiEnabled: youtubeApis.isEnabled,
   youtubeApiChannelId: youtubeApis.channelId,
-  promptName: prompts.name,
   promptActive: prompts.isActive,
   promptHasLanguage: sql<boolean>`(${promptLanguages.promptId} is not null)`,
-  voiceName: voices.name,
   voiceActive: voices.isActive,
+};
+
+/** The columns of a process with everything its answer and its `needs` depend on, from one query. */
+const joinedColumns = {
+  ...needColumns,
+  process: processes,
+  /** The channel's name, or its platform id when unnamed. */
+  channelName: sql<string | null>`coalesce(${channels.name}, ${channels.channelId})`,
+  youtubeApiName: youtubeApis.name,
+  promptName: prompts.name,
+  voiceName: voices.name,
   musicName: musicTracks.name,
   musicActive: musicTracks.isActive,
   latestExecutionId: sql<
@@ -198,30 +204,51 @@ const joinedColumns = {
   >`(select "executions"."id" from "executions" where "executions"."process_id" = ${processes.id} order by "executions"."created_at" desc limit 1)`,
 };
 
+/**
+ * How a process meets what its needs depend on (at most one row each): channels and API
+ * configurations are per user, so only the owner's count; (prompt_id, language) is the primary key
+ * of a prompt's texts.
+ */
+const needJoins = {
+  channel: and(eq(channels.id, processes.channelId), eq(channels.userId, processes.userId)),
+  youtubeApi: and(eq(youtubeApis.id, processes.youtubeApiId), eq(youtubeApis.userId, processes.userId)),
+  prompt: eq(prompts.id, processes.promptId),
+  promptTexts: and(eq(promptLanguages.promptId, processes.promptId), eq(promptLanguages.language, processes.language), hasTexts),
+  voice: eq(voices.id, processes.voiceId),
+};
+
+/** The processes `where` picks, with everything their answer shows. */
 function joinedSelect(runner: Runner, where: SQL | undefined) {
-  return (
-    runner
-      .select(joinedColumns)
-      .from(processes)
-      // Channels and API configurations are per user: only the owner's count.
-      .leftJoin(channels, and(eq(channels.id, processes.channelId), eq(channels.userId, processes.userId)))
-      .leftJoin(youtubeApis, and(eq(youtubeApis.id, processes.youtubeApiId), eq(youtubeApis.userId, processes.userId)))
-      .leftJoin(prompts, eq(prompts.id, processes.promptId))
-      // (prompt_id, language) is the primary key: at most one row.
-      .leftJoin(
-        promptLanguages,
-        and(eq(promptLanguages.promptId, processes.promptId), eq(promptLanguages.language, processes.language), hasTexts),
-      )
-      .leftJoin(voices, eq(voices.id, processes.voiceId))
-      .leftJoin(musicTracks, eq(musicTracks.id, processes.musicId))
-      .where(where)
-  );
+  return runner
+    .select(joinedColumns)
+    .from(processes)
+    .leftJoin(channels, needJoins.channel)
+    .leftJoin(youtubeApis, needJoins.youtubeApi)
+    .leftJoin(prompts, needJoins.prompt)
+    .leftJoin(promptLanguages, needJoins.promptTexts)
+    .leftJoin(voices, needJoins.voice)
+    .leftJoin(musicTracks, eq(musicTracks.id, processes.musicId))
+    .where(where);
+}
+
+/** The processes `where` picks, with only what their needs depend on: no names, no music, no latest run. */
+function needsSelect(runner: Runner, where: SQL | undefined) {
+  return runner
+    .select(needColumns)
+    .from(processes)
+    .leftJoin(channels, needJoins.channel)
+    .leftJoin(youtubeApis, needJoins.youtubeApi)
+    .leftJoin(prompts, needJoins.prompt)
+    .leftJoin(promptLanguages, needJoins.promptTexts)
+    .leftJoin(voices, needJoins.voice)
+    .where(where);
 }
 
 type JoinedRow = Awaited<ReturnType<typeof joinedSelect>>[number];
+type NeedsRow = Awaited<ReturnType<typeof needsSelect>>[number];
 
 /** What the process lacks to run (see PROCESS_NEEDS in processNeeds.ts). */
-export function needsOf(row: JoinedRow): ProcessNeed[] {
+export function needsOf(row: NeedsRow): ProcessNeed[] {
   const needs: ProcessNeed[] = [];
   if (!row.channelFound) needs.push('channel');
   else if (row.channelActive === false) needs.push('channel_disabled');
@@ -304,9 +331,9 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
   }
 
   /**
-   * The joined reads made most (a process by id: step 1 of every run; a page of the list: the
-   * console's most polled call when its cache is cold, as during a burst of runs), built once with
-   * placeholders and prepared by name (issue 20): drizzle takes about 0.3 ms to build this
+   * The joined reads made most (a process by id; its needs, at steps 1 and 7 of every run; a page of
+   * the list: the console's most polled call when its cache is cold, as during a burst of runs),
+   * built once with placeholders and prepared by name (issue 20): drizzle takes about 0.3 ms to build a
    * six-table select and PostgreSQL about 1 ms to plan it, longer than it takes to run it. Built
    * on first use; `find` keeps the built-each-time form for transactions.
    */
@@ -327,6 +354,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     };
     return {
       byId: joinedSelect(db, and(eq(processes.id, sql.placeholder('id')), owner)).prepare('storyflow_process'),
+      needs: needsSelect(db, and(eq(processes.id, sql.placeholder('id')), owner)).prepare('storyflow_process_needs'),
       all: page(false),
       active: page(true),
     };
@@ -336,6 +364,16 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     const [row] = await (reads ??= prepareReads()).byId.execute({ id, userId });
     if (!row) throw notFound('processes.notFound');
     return toDto(row, into);
+  }
+
+  /**
+   * What the process lacks to run now, as keys, and its language (the steps' check before they
+   * start and before they upload): one narrow read, no answer built, nothing translated.
+   */
+  async function needs(userId: string, id: string): Promise<{ needs: ProcessNeed[]; language: string }> {
+    const [row] = await (reads ??= prepareReads()).needs.execute({ id, userId });
+    if (!row) throw notFound('processes.notFound');
+    return { needs: needsOf(row), language: row.language };
   }
 
   /** The user's processes (or only active ones), newest first, with the names of what they use. */
@@ -618,7 +656,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     await hooks?.removeMedia(executionIds);
   }
 
-  return { list, get, stats, create, update, toggle, remove };
+  return { list, get, needs, stats, create, update, toggle, remove };
 }
 
 export type ProcessService = ReturnType<typeof createProcessService>;

@@ -66,7 +66,7 @@ export async function publishingVideo(ctx: StepContext): Promise<void> {
   // Where the video goes is checked again just before it goes: a configuration switched off or
   // deleted, a channel disabled, or a configuration now pointing at another YouTube channel during
   // the run ends it saying so; another configuration is never used in its place.
-  const { needs, language } = await services.processes.get(ctx.userId, process.id);
+  const { needs, language } = await services.processes.needs(ctx.userId, process.id);
   const missing = needs.filter((need) => UPLOAD_NEEDS.has(need));
   if (missing.length > 0) {
     throw new StepFailure('pipeline.needs', { needs: missing.join(','), language }, `the process needs: ${missing.join(', ')}`);

@@ -10,13 +10,9 @@ import { formatPlan } from '../format';
  * before any paid call is made.
  */
 export async function starting(ctx: StepContext): Promise<void> {
-  const process = await ctx.services.processes.get(ctx.userId, ctx.process.id);
-  if (process.needs.length > 0) {
-    throw new StepFailure(
-      'pipeline.needs',
-      { needs: process.needs.join(','), language: process.language },
-      `the process needs: ${process.needs.join(', ')}`,
-    );
+  const { needs, language } = await ctx.services.processes.needs(ctx.userId, ctx.process.id);
+  if (needs.length > 0) {
+    throw new StepFailure('pipeline.needs', { needs: needs.join(','), language }, `the process needs: ${needs.join(', ')}`);
   }
   // The user's chat-model key: the run's client, built here once and kept for the story's calls
   // (ctx.chat() fails with pipeline.chatModelMissing without a key).
@@ -25,7 +21,7 @@ export async function starting(ctx: StepContext): Promise<void> {
   if (!(await ctx.services.youtubeApis.credentialsFor(ctx.userId, { youtubeApiId: ctx.process.youtubeApiId, exact: true }))) {
     throw new StepFailure('pipeline.youtubeNotAuthorized', {}, 'the YouTube API configuration is not authorized');
   }
-  const voice = process.voice_id ? await ctx.services.runs.voice(process.voice_id) : undefined;
+  const voice = ctx.process.voiceId ? await ctx.services.runs.voice(ctx.process.voiceId) : undefined;
   if (voice?.provider === 'elevenlabs' && !ctx.config.elevenlabsApiKey) {
     throw new StepFailure('pipeline.elevenlabsMissing', {}, 'ELEVENLABS_API_KEY is not set');
   }
@@ -38,5 +34,5 @@ export async function starting(ctx: StepContext): Promise<void> {
     throw new StepFailure('pipeline.ffmpegMissing', {}, error instanceof Error ? error.message : 'ffmpeg is missing');
   }
   // The run makes what the process asked for when it started, whatever changes meanwhile.
-  ctx.checkpoint.format ??= formatPlan(process.format).format;
+  ctx.checkpoint.format ??= formatPlan(ctx.process.format).format;
 }
