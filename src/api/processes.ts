@@ -26,8 +26,23 @@ import type {
   ProcessUpdate,
 } from './types';
 
-/** The seven step keys of an execution, in order (docs/api-processes.md). */
-export const EXECUTION_STEP_KEYS: readonly ExecutionStepKey[] = [
+/**
+ * `list` as it is, when it holds every member of `T` and nothing else: a member `T` gains fails
+ * the type check where the list is written, naming the member it lacks.
+ */
+function listingEvery<T>() {
+  return <const L extends readonly T[]>(
+    list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> }),
+  ): L => list;
+}
+
+/**
+ * The seven step keys of an execution, in order (docs/api-processes.md). The keys are the server's
+ * (the OpenAPI document's enum, from server/src/runLayout.ts's PROCESS_STEPS): a step added, renamed
+ * or removed there fails the type check here after `npm run api:types`, and processes.test.ts holds
+ * the order.
+ */
+export const EXECUTION_STEP_KEYS = listingEvery<ExecutionStepKey>()([
   'starting',
   'generating_texts',
   'creating_story',
@@ -35,7 +50,7 @@ export const EXECUTION_STEP_KEYS: readonly ExecutionStepKey[] = [
   'generating_images',
   'generating_video',
   'publishing_video',
-];
+]);
 
 /**
  * What an execute shows at once, before the server answers (spec §4): the run waits in the queue

@@ -226,15 +226,8 @@ export type ProcessNeed =
   | 'voice_inactive'
   | 'language';
 
-/** The seven steps of an execution, in order (the keys of EXECUTION_STEP_KEYS). */
-export type ExecutionStepKey =
-  | 'starting'
-  | 'generating_texts'
-  | 'creating_story'
-  | 'generating_audios'
-  | 'generating_images'
-  | 'generating_video'
-  | 'publishing_video';
+/** A step of an execution: the enum of the server's OpenAPI document (in order: EXECUTION_STEP_KEYS). */
+export type ExecutionStepKey = NonNullable<Process['execution_steps']>[number];
 
 export type Process = Answer<'/api/v1/processes/{id}', 'get'>;
 
