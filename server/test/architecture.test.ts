@@ -39,9 +39,11 @@ const ROOMS: Room[] = [
   { name: 'queue', rank: 4, paths: ['queue.ts'] },
   // Every setting, validated once.
   { name: 'config', rank: 5, paths: ['config.ts'] },
-  // Helpers that know no setting, and the database: peers (backups read the database).
+  // Helpers that know no setting, and the database: peers (backups read the database). Beside them,
+  // the API's shapes: the JSON schemas routes validate with and services derive their types from.
   { name: 'lib', rank: 6, paths: ['lib/'] },
   { name: 'db', rank: 6, paths: ['db/'] },
+  { name: 'contracts', rank: 6, paths: ['contracts/'] },
   // Leaves: job names and payloads, a run's steps and files, the error type, the message catalogue and its generated keys.
   { name: 'jobs', rank: 7, paths: ['jobs.ts'] },
   { name: 'run layout', rank: 7, paths: ['runLayout.ts'] },

@@ -1,5 +1,6 @@
 import { describeError } from '../src/services/errorText';
-import { PROCESS_NEEDS, describeNeeds } from '../src/services/processNeeds';
+import { PROCESS_NEEDS } from '../src/contracts/processes';
+import { describeNeeds } from '../src/services/processNeeds';
 import { translate } from '../src/messages';
 
 /** What a process lacks, in the reader's words: one table for the process service and for stored run errors. */

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { NoopLogger } from 'drizzle-orm/logger';
 import type { InjectOptions } from 'fastify';
 import { executions, processes, users } from '../src/db/schema';
 import { EXECUTION_INTERVAL_DAYS } from '../src/services/processes';
@@ -289,8 +290,8 @@ describe('create', () => {
     ],
     ['an unknown voice', () => body({ voice_id: MISSING_ID }), 422, 'Voice not found; choose another'],
     ['an inactive voice', () => body({ voice_id: inactiveVoice }), 422, 'This voice is inactive; choose another'],
-    ['hour 24', () => body({ publication_time: '24:00' }), 422, 'Publication time must be HH:MM (00:00 to 23:59)'],
-    ['minute 60', () => body({ publication_time: '12:60' }), 422, 'Publication time must be HH:MM (00:00 to 23:59)'],
+    ['hour 24', () => body({ publication_time: '24:00' }), 400, /publication_time/],
+    ['minute 60', () => body({ publication_time: '12:60' }), 400, /publication_time/],
     ['a time that is not HH:MM', () => body({ publication_time: 'noon' }), 400, /publication_time/],
   ];
 
@@ -311,7 +312,37 @@ describe('create', () => {
       detail: 'Esta configuração da API do YouTube está desativada; ative-a em Configurações ou escolha outra',
     });
     const time = await api('POST', '/', { body: body({ publication_time: '25:00' }), headers: pt });
-    expect(time.json()).toEqual({ detail: 'O horário de publicação deve estar no formato HH:MM (00:00 a 23:59)' });
+    expect(time.json()).toEqual({ detail: expect.stringMatching(/^Requisição inválida: body\.publication_time /) });
+  });
+
+  // One pattern (contracts/processes.ts, PUBLICATION_TIME_PATTERN) for the schema and the service.
+  test('a publication time out of HH:MM (00:00 to 23:59) is one 400, on create and update, in both languages', async () => {
+    const process = await create();
+    for (const time of ['24:00', '7:5', '07:60', ' 07:00', '07:00 ', '7', '-1:00', '', '23:5', '１２:００']) {
+      for (const [language, prefix] of [
+        ['en', 'Invalid request: body.publication_time '],
+        ['pt-BR', 'Requisição inválida: body.publication_time '],
+      ] as const) {
+        const headers = { 'accept-language': language };
+        for (const response of [
+          await api('POST', '/', { body: body({ publication_time: time }), headers }),
+          await api('PUT', `/${process.id}`, { body: { publication_time: time }, headers }),
+        ]) {
+          expect({ time, status: response.statusCode }).toEqual({ time, status: 400 });
+          const { detail } = response.json() as { detail: string };
+          expect({ time, detail: detail.startsWith(prefix) }).toEqual({ time, detail: true });
+        }
+      }
+    }
+    // The edges that pass: a one-digit hour is padded, 00:00 and 23:59 are kept.
+    for (const [time, kept] of [
+      ['7:05', '07:05'],
+      ['00:00', '00:00'],
+      ['23:59', '23:59'],
+    ]) {
+      const response = await api('PUT', `/${process.id}`, { body: { publication_time: time } });
+      expect({ time, status: response.statusCode, kept: response.json().publication_time }).toEqual({ time, status: 200, kept });
+    }
   });
 });
 
@@ -355,6 +386,33 @@ describe('update', () => {
     expect(empty.json()).toMatchObject({ name: 'After', language: 'en', publication_time: '18:45' });
   });
 
+  test('an update and a toggle read the joined process once each: for its needs and for their answer', async () => {
+    const process = await create();
+    // Every statement drizzle sends goes through its logger, a NoopLogger here.
+    const logged = jest.spyOn(NoopLogger.prototype as { logQuery(query: string, params: unknown[]): void }, 'logQuery');
+    /** The six-table selects (they join youtube_apis to processes) a request made; the checks read one table each. */
+    async function joinedReads(request: () => Promise<{ statusCode: number }>): Promise<number> {
+      logged.mockClear();
+      expect((await request()).statusCode).toBe(200);
+      expect(logged.mock.calls.length).toBeGreaterThan(1);
+      return logged.mock.calls.filter(([query]) => /left join "youtube_apis"/.test(query)).length;
+    }
+    try {
+      const everything = { channel_id: mine.channel, youtube_api_id: mine.config, is_active: true, publication_time: '7:30' };
+      expect(await joinedReads(() => api('PUT', `/${process.id}`, { body: everything }))).toBe(1);
+      expect(await joinedReads(() => api('PUT', `/${process.id}`, { body: { channel_id: mine.channel } }))).toBe(1);
+      expect(await joinedReads(() => api('PUT', `/${process.id}/toggle`))).toBe(1);
+      expect(await joinedReads(() => api('PUT', `/${process.id}/toggle`))).toBe(1);
+      expect((await api('GET', `/${process.id}`)).json()).toMatchObject({
+        is_active: true,
+        publication_time: '07:30',
+        needs: [],
+      });
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   test('checks the fields sent like on create, and changes nothing on a refusal', async () => {
     const process = await create({ prompt_id: ptOnlyPrompt });
     const before = await stored(process.id);
@@ -376,12 +434,11 @@ describe('update', () => {
       [{ youtube_api_id: theirs.config }, 'YouTube API configuration not found; choose one of yours'],
       [{ voice_id: inactiveVoice, name: 'Renamed' }, 'This voice is inactive; choose another'],
       [{ voice_id: MISSING_ID }, 'Voice not found; choose another'],
-      [{ publication_time: '99:99' }, 'Publication time must be HH:MM (00:00 to 23:59)'],
     ] as const) {
       const response = await api('PUT', `/${process.id}`, { body: changes });
       expect({ changes, status: response.statusCode, body: response.json() }).toEqual({ changes, status: 422, body: { detail } });
     }
-    for (const changes of [{ language: 'fr' }, { nickname: 'x' }, { voice_id: 'nope' }]) {
+    for (const changes of [{ language: 'fr' }, { nickname: 'x' }, { voice_id: 'nope' }, { publication_time: '99:99' }]) {
       expect((await api('PUT', `/${process.id}`, { body: changes })).statusCode).toBe(400);
     }
     expect(await stored(process.id)).toEqual(before);

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { processes, promptLanguages } from '../src/db/schema';
-import { LANGUAGE_CODES, PROMPT_CATEGORIES, TEXT_FIELDS } from '../src/services/prompts';
+import { LANGUAGE_CODES, PROMPT_CATEGORIES, TEXT_FIELDS } from '../src/contracts/prompts';
 import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from './helper';
 
 let ctx: TestContext;

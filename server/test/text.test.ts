@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sentenceSpans, splitSentences, textPieces, type TextSpan } from '../src/lib/text';
-import { LANGUAGE_CODES, type LanguageCode } from '../src/services/prompts';
+import { LANGUAGE_CODES, type LanguageCode } from '../src/contracts/prompts';
 
 /**
  * Three sentences in each story language, as a reader cuts them: a number with a decimal point,

@@ -215,7 +215,8 @@ export interface paths {
                                 is_admin: boolean;
                                 is_admin_pending: boolean;
                                 name: string;
-                                plan: string;
+                                /** @enum {string} */
+                                plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                                 plan_name: string;
                                 time_zone: string;
                             };
@@ -544,7 +545,8 @@ export interface paths {
                             is_admin: boolean;
                             is_admin_pending: boolean;
                             name: string;
-                            plan: string;
+                            /** @enum {string} */
+                            plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                             plan_name: string;
                             time_zone: string;
                         };
@@ -727,7 +729,8 @@ export interface paths {
                                 is_admin: boolean;
                                 is_admin_pending: boolean;
                                 name: string;
-                                plan: string;
+                                /** @enum {string} */
+                                plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                                 plan_name: string;
                                 time_zone: string;
                             };
@@ -908,7 +911,8 @@ export interface paths {
                             is_admin: boolean;
                             is_admin_pending: boolean;
                             name: string;
-                            plan: string;
+                            /** @enum {string} */
+                            plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                             plan_name: string;
                             time_zone: string;
                         };
@@ -1094,7 +1098,8 @@ export interface paths {
                                 is_admin: boolean;
                                 is_admin_pending: boolean;
                                 name: string;
-                                plan: string;
+                                /** @enum {string} */
+                                plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                                 plan_name: string;
                                 time_zone: string;
                             };
@@ -9000,16 +9005,17 @@ export interface paths {
                         "application/json": {
                             prompts: {
                                 active_process_count: number;
-                                category: string;
+                                /** @enum {string} */
+                                category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                                 /** Format: date-time */
                                 created_at: string;
                                 description: string;
                                 id: string;
                                 is_active: boolean;
-                                language_codes: string[];
+                                language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                                 name: string;
                                 process_count: number;
-                                text_language_codes: string[];
+                                text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                                 /** Format: date-time */
                                 updated_at: string;
                                 user_id: string | null;
@@ -9169,14 +9175,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -9189,7 +9196,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -9352,14 +9359,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -9372,7 +9380,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -9528,14 +9536,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -9548,7 +9557,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -9878,14 +9887,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -9898,7 +9908,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -10063,14 +10073,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -10083,7 +10094,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -10266,14 +10277,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             active_process_count: number;
-                            category: string;
+                            /** @enum {string} */
+                            category: "drama_psicologico" | "suspense" | "romance" | "acao" | "comedia" | "terror" | "ficcao_cientifica" | "fantasia";
                             content: string;
                             /** Format: date-time */
                             created_at: string;
                             description: string;
                             id: string;
                             is_active: boolean;
-                            language_codes: string[];
+                            language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             languages: {
                                 [key: string]: {
                                     chapter_1: string;
@@ -10286,7 +10298,7 @@ export interface paths {
                             };
                             name: string;
                             process_count: number;
-                            text_language_codes: string[];
+                            text_language_codes: ("pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs")[];
                             /** Format: date-time */
                             updated_at: string;
                             user_id: string | null;
@@ -13166,7 +13178,8 @@ export interface paths {
                             next_billing_date: string;
                             /** Format: date-time */
                             period_start: string;
-                            plan: string;
+                            /** @enum {string} */
+                            plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                             plan_name: string;
                             usage: {
                                 api_calls_this_month: number;
@@ -13332,7 +13345,8 @@ export interface paths {
                             next_billing_date: string;
                             /** Format: date-time */
                             period_start: string;
-                            plan: string;
+                            /** @enum {string} */
+                            plan: "starter" | "basic" | "professional" | "business" | "enterprise";
                             plan_name: string;
                             usage: {
                                 api_calls_this_month: number;
@@ -13688,7 +13702,8 @@ export interface paths {
                                 gender: string | null;
                                 id: string;
                                 is_active: boolean;
-                                language: string | null;
+                                /** @enum {string|null} */
+                                language: "pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs" | null;
                                 name: string;
                                 process_count: number;
                                 provider: string;
@@ -13862,7 +13877,8 @@ export interface paths {
                             gender: string | null;
                             id: string;
                             is_active: boolean;
-                            language: string | null;
+                            /** @enum {string|null} */
+                            language: "pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs" | null;
                             name: string;
                             process_count: number;
                             provider: string;
@@ -14036,7 +14052,8 @@ export interface paths {
                             gender: string | null;
                             id: string;
                             is_active: boolean;
-                            language: string | null;
+                            /** @enum {string|null} */
+                            language: "pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs" | null;
                             name: string;
                             process_count: number;
                             provider: string;
@@ -14210,7 +14227,8 @@ export interface paths {
                             gender: string | null;
                             id: string;
                             is_active: boolean;
-                            language: string | null;
+                            /** @enum {string|null} */
+                            language: "pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs" | null;
                             name: string;
                             process_count: number;
                             provider: string;
@@ -14532,7 +14550,8 @@ export interface paths {
                             gender: string | null;
                             id: string;
                             is_active: boolean;
-                            language: string | null;
+                            /** @enum {string|null} */
+                            language: "pt" | "en" | "es" | "fr" | "de" | "it" | "ja" | "ko" | "zh" | "ru" | "ar" | "hi" | "tr" | "nl" | "sv" | "no" | "da" | "fi" | "pl" | "cs" | null;
                             name: string;
                             process_count: number;
                             provider: string;

@@ -142,10 +142,11 @@ export function promptFixture(overrides: Partial<Prompt> = {}): Prompt {
     description: 'A family hides a secret for decades.',
     category: 'suspense',
     is_active: true,
-    language_codes: Object.keys(languages),
+    // The keys of a fixture's languages are codes (a test may also pass one the server would refuse).
+    language_codes: Object.keys(languages) as Prompt['language_codes'],
     text_language_codes: Object.entries(languages)
       .filter(([, texts]) => Object.values(texts ?? {}).some((text) => String(text).trim() !== ''))
-      .map(([code]) => code),
+      .map(([code]) => code) as Prompt['language_codes'],
     process_count: 3,
     active_process_count: 0,
     created_at: stamp,

@@ -3,6 +3,9 @@
  * server/drizzle from this file: `npm run db:generate`. Both PGlite and PostgreSQL run them.
  */
 import { sql } from 'drizzle-orm';
+import type { ExecutionStatus, ExecutionTrigger, ProcessLanguage, ProcessStatus, ProcessStep } from '../contracts/processes';
+import type { LanguageCode, PromptCategory } from '../contracts/prompts';
+import type { BillingPeriod } from '../lib/plans';
 import {
   bigint,
   boolean,
@@ -33,7 +36,7 @@ export const users = pgTable(
     /** Plan id from the catalogue of spec section 9 (starter, basic, professional, business, enterprise). */
     plan: text('plan').notNull().default('starter'),
     /** Billing period chosen at sign-up: monthly or annual. */
-    billingPeriod: text('billing_period').notNull().default('monthly'),
+    billingPeriod: text('billing_period').$type<BillingPeriod>().notNull().default('monthly'),
     /** IANA time zone, used to place publication times. */
     timeZone: text('time_zone').notNull().default('UTC'),
     /** Bumped on every password change; tokens carry it, so older tokens stop working. */
@@ -283,7 +286,7 @@ export const prompts = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     content: text('content').notNull(),
-    category: text('category').notNull().default('drama_psicologico'),
+    category: text('category').$type<PromptCategory>().notNull().default('drama_psicologico'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -298,7 +301,7 @@ export const promptLanguages = pgTable(
     promptId: uuid('prompt_id')
       .notNull()
       .references(() => prompts.id, { onDelete: 'cascade' }),
-    language: text('language').notNull(),
+    language: text('language').$type<LanguageCode>().notNull(),
     title: text('title').notNull().default(''),
     premise: text('premise').notNull().default(''),
     narrativePrompt: text('narrative_prompt').notNull().default(''),
@@ -319,7 +322,7 @@ export const voices = pgTable(
     type: text('type').notNull(),
     sampleUrl: text('sample_url').notNull(),
     description: text('description').notNull().default(''),
-    language: text('language'),
+    language: text('language').$type<LanguageCode>(),
     gender: text('gender'),
     /** openai, elevenlabs or espeak. */
     provider: text('provider').notNull().default('espeak'),
@@ -388,12 +391,12 @@ export const processes = pgTable(
     youtubeApiId: uuid('youtube_api_id').references(() => youtubeApis.id, { onDelete: 'set null' }),
     promptId: uuid('prompt_id').references(() => prompts.id, { onDelete: 'set null' }),
     voiceId: uuid('voice_id').references(() => voices.id, { onDelete: 'set null' }),
-    language: text('language').notNull().default('pt'),
+    language: text('language').$type<ProcessLanguage>().notNull().default('pt'),
     isActive: boolean('is_active').notNull().default(false),
     /** idle, running, completed or error. */
-    status: text('status').notNull().default('idle'),
+    status: text('status').$type<ProcessStatus>().notNull().default('idle'),
     executionStep: integer('execution_step'),
-    executionSteps: jsonb('execution_steps').$type<string[]>(),
+    executionSteps: jsonb('execution_steps').$type<ProcessStep[]>(),
     lastExecution: ts('last_execution'),
     nextExecution: ts('next_execution').notNull(),
     /** auto: the video is published at its time; review: it waits private until the owner approves it. */
@@ -436,7 +439,7 @@ export const executions = pgTable(
      * queued (waiting for a worker), running, awaiting_review, completed, error, cancelled or
      * rejected (docs/engine.md).
      */
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<ExecutionStatus>().notNull().default('queued'),
     currentStep: integer('current_step').notNull().default(0),
     language: text('language').notNull(),
     /** Per step: started and finished times. */
@@ -451,7 +454,7 @@ export const executions = pgTable(
     errorKey: text('error_key'),
     errorParams: jsonb('error_params').$type<Record<string, string | number>>(),
     /** manual (execute), schedule or retry. */
-    trigger: text('trigger').notNull().default('manual'),
+    trigger: text('trigger').$type<ExecutionTrigger>().notNull().default('manual'),
     /** The pg-boss job that runs it now; an older job that finds another id here stops. */
     jobId: text('job_id'),
     /** Touched by the worker while it runs; a stale one means the worker died. */

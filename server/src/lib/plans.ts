@@ -8,9 +8,15 @@ export const PLANS = {
 } as const;
 
 export type PlanId = keyof typeof PLANS;
+/** The plans' ids, in the catalogue's order (the API's enum of a plan). */
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 export const DEFAULT_PLAN: PlanId = 'starter';
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+export function isBillingPeriod(value: string): value is BillingPeriod {
+  return (BILLING_PERIODS as readonly string[]).includes(value);
+}
 
 /** True for a key of the catalogue itself (never an inherited property such as "constructor"). */
 export function isPlanId(plan: string): plan is PlanId {

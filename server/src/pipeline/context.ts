@@ -5,7 +5,7 @@ import type { MessageKey, MessageParams } from '../messages';
 import type { ChatModelClient } from '../providers/chatModel';
 import type { Services } from '../services';
 import type { ExecutionRow, Lease, ProcessRow } from '../services/executionRuns';
-import type { ProcessFormat } from '../services/processes';
+import type { ProcessFormat } from '../contracts/processes';
 
 /**
  * What every step of a run receives, and the checkpoint it reads and extends. A step writes its

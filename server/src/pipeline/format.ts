@@ -1,4 +1,4 @@
-import type { ProcessFormat } from '../services/processes';
+import type { ProcessFormat } from '../contracts/processes';
 import type { StepContext } from './context';
 
 /**

@@ -10,6 +10,7 @@ import { translate, type Language, type MessageKey } from '../messages';
 import type { Mailer } from '../providers/mailer';
 import type { AlertCause, AlertJob } from '../jobs';
 import { describeError } from './errorText';
+import type { NotificationSettingsDto, NotificationSettingsInput } from '../contracts/notifications';
 
 /**
  * Alerts: telling the owner when something needs them (docs/engine.md, "Alerts"). A run that
@@ -19,25 +20,6 @@ import { describeError } from './errorText';
  * most once per cause, process and day, and only the causes the user wants. Sent from the job
  * queue, never inside a run's step.
  */
-
-export interface NotificationSettingsDto {
-  run_failed: boolean;
-  authorization: boolean;
-  quota: boolean;
-  review: boolean;
-  webhook_url: string | null;
-  has_webhook_secret: boolean;
-  webhook_secret_masked: string;
-}
-
-export interface NotificationSettingsInput {
-  run_failed?: boolean;
-  authorization?: boolean;
-  quota?: boolean;
-  review?: boolean;
-  webhook_url?: string | null;
-  webhook_secret?: string | null;
-}
 
 export interface AlertServiceDeps {
   db: Db;

@@ -14,7 +14,8 @@ import {
 import { AppError, conflict, unauthorized, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import { DEFAULT_HASH_COST, HashQueueFull, dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../lib/passwords';
-import { BILLING_PERIODS, DEFAULT_PLAN, planName, type BillingPeriod } from '../lib/plans';
+import { BILLING_PERIODS, DEFAULT_PLAN, isPlanId, planName, type BillingPeriod } from '../lib/plans';
+import type { AuthResult, ProfileInput, RegisterInput, ResetPasswordInput, UserDto } from '../contracts/auth';
 import { signToken, verifyToken } from '../lib/tokens';
 import type { Mailer } from '../providers/mailer';
 import type { AuthEmailJob } from '../jobs';
@@ -45,28 +46,6 @@ export const LOGIN_SLOWDOWN_STEP_MS = 250;
 export const LOGIN_SLOWDOWN_MAX_MS = 5_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export interface UserDto {
-  id: string;
-  name: string;
-  email: string;
-  plan: string;
-  plan_name: string;
-  billing_period: string;
-  time_zone: string;
-  is_admin: boolean;
-  /** The owner followed the confirmation link sent to this address. */
-  email_verified: boolean;
-  /** An administrator's address (ADMIN_EMAIL) not yet confirmed: admin rights come with the confirmation. */
-  is_admin_pending: boolean;
-  created_at: string;
-}
-
-export interface AuthResult {
-  access_token: string;
-  token_type: 'bearer';
-  user: UserDto;
-}
 
 type UserRow = typeof users.$inferSelect;
 
@@ -149,7 +128,7 @@ export function createAuthService(deps: AuthDeps) {
       id: user.id,
       name: user.name,
       email: user.email,
-      plan: user.plan,
+      plan: isPlanId(user.plan) ? user.plan : DEFAULT_PLAN,
       plan_name: planName(user.plan),
       billing_period: user.billingPeriod,
       time_zone: user.timeZone,
@@ -211,22 +190,12 @@ export function createAuthService(deps: AuthDeps) {
     return sessionStore.revokeAll(userId, keep);
   }
 
-  async function register(
-    input: {
-      name: string;
-      email: string;
-      password: string;
-      plan?: string;
-      time_zone?: string;
-    },
-    language: Language = 'en',
-    client?: SessionClient,
-  ): Promise<AuthResult> {
+  async function register(input: RegisterInput, language: Language = 'en', client?: SessionClient): Promise<AuthResult> {
     if (!input.name.trim() || !input.email.trim() || !input.password) throw unprocessable('auth.fillAllFields');
     const name = checkName(input.name);
     const email = checkEmail(input.email);
     checkPassword(input.password);
-    const billing = (input.plan ?? 'monthly') as BillingPeriod;
+    const billing: BillingPeriod = input.plan ?? 'monthly';
     if (!BILLING_PERIODS.includes(billing)) throw unprocessable('auth.invalidPlan');
     const timeZone = input.time_zone?.trim() || 'UTC';
     if (!validTimeZone(timeZone)) throw unprocessable('auth.invalidTimeZone', { timeZone });
@@ -379,7 +348,7 @@ export function createAuthService(deps: AuthDeps) {
    */
   async function updateProfile(
     user: UserRow,
-    input: { name: string; email: string; time_zone?: string; current_password?: string },
+    input: ProfileInput,
     sessionId: string,
     language: Language = 'en',
   ): Promise<UserDto> {
@@ -542,7 +511,7 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   /** Answers whether outbound addresses were cleared (clearOutboundUrls): the answer says so. */
-  async function resetPassword(input: { token: string; new_password: string }): Promise<{ urlsCleared: boolean }> {
+  async function resetPassword(input: ResetPasswordInput): Promise<{ urlsCleared: boolean }> {
     checkPassword(input.new_password);
     const claimed = await db
       .update(passwordResetTokens)

@@ -4,23 +4,7 @@ import { isUniqueViolation } from '../db/errors';
 import { channels } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../errors';
 import type { Page } from './paging';
-
-export interface ChannelDto {
-  id: string;
-  channel_id: string;
-  name: string | null;
-  min_views: number;
-  is_active: boolean;
-  subscriber_count: number | null;
-  video_count: number | null;
-  view_count: number | null;
-  stats_updated_at: string | null;
-  process_count: number;
-  /** Active processes using it: they stop when the channel is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
+import type { ChannelDto, CreateChannelInput, UpdateChannelInput } from '../contracts/channels';
 
 type ChannelRow = typeof channels.$inferSelect;
 
@@ -90,10 +74,7 @@ export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
     return { channels: rows.map((r) => toDto(r.channel, r.processCount, r.activeProcessCount)), total: total?.n ?? 0 };
   }
 
-  async function create(
-    userId: string,
-    input: { channel_id: string; name?: string | null; min_views?: number | string | null; is_active?: boolean },
-  ): Promise<ChannelDto> {
+  async function create(userId: string, input: CreateChannelInput): Promise<ChannelDto> {
     const channelId = input.channel_id.trim();
     if (!channelId) throw unprocessable('channels.channelIdRequired');
     if (!CHANNEL_ID.test(channelId)) throw unprocessable('channels.channelIdInvalid');
@@ -110,11 +91,7 @@ export function createChannelService({ db, now }: { db: Db; now: () => Date }) {
     }
   }
 
-  async function update(
-    userId: string,
-    id: string,
-    input: { channel_id?: string; name?: string | null; min_views?: number | string | null; is_active?: boolean },
-  ): Promise<ChannelDto> {
+  async function update(userId: string, id: string, input: UpdateChannelInput): Promise<ChannelDto> {
     const current = await get(userId, id);
     if (input.channel_id !== undefined && input.channel_id.trim() !== current.channel_id) {
       throw unprocessable('channels.channelIdImmutable');

@@ -8,44 +8,7 @@ import { translate, type Language } from '../messages';
 import type { Dispatcher } from 'undici';
 import { userFetch } from '../lib/egress';
 import { createChatModelClient, type ChatModelClient, type ChatModelClientOptions } from '../providers/chatModel';
-
-export interface ChatModelConfigDto {
-  has_api_key: boolean;
-  /** The stored key cannot be read (APP_SECRET changed): it must be entered again. */
-  secret_unreadable: boolean;
-  api_key_masked: string;
-  /** null: the server default (OPENAI_BASE_URL). */
-  base_url: string | null;
-  model: string;
-  /** Narration from another OpenAI-compatible server; null: the chat API's root. */
-  speech_base_url: string | null;
-  /** null: the server's default speech model. */
-  speech_model: string | null;
-  /** Images from another OpenAI-compatible server; null: the chat API's root. */
-  image_base_url: string | null;
-  /** null: the server's default image model. */
-  image_model: string | null;
-  is_connected: boolean;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ChatModelTestResult {
-  is_connected: boolean;
-  last_tested: string;
-  detail: string;
-}
-
-export interface ChatModelInput {
-  api_key?: string | null;
-  base_url?: string | null;
-  model?: string | null;
-  speech_base_url?: string | null;
-  speech_model?: string | null;
-  image_base_url?: string | null;
-  image_model?: string | null;
-}
+import type { ChatModelConfigDto, ChatModelInput, ChatModelTestInput, ChatModelTestResult } from '../contracts/chatModel';
 
 /** Where the engine sends one kind of media request (speech or images) for a user. */
 export interface MediaEndpoint {
@@ -275,11 +238,7 @@ export function createChatModelService(deps: ChatModelServiceDeps) {
    * else the default). The outcome is stored only when that is the stored key and base URL; an
    * unsaved key is only tested.
    */
-  async function test(
-    userId: string,
-    input: { api_key?: string | null; base_url?: string | null },
-    language: Language,
-  ): Promise<ChatModelTestResult> {
+  async function test(userId: string, input: ChatModelTestInput, language: Language): Promise<ChatModelTestResult> {
     const bodyKey = cleanApiKey(input.api_key);
     const bodyBaseUrl = cleanBaseUrl(input.base_url);
     const row = await find(userId);

@@ -1,12 +1,20 @@
 import { and, count, desc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { executions, processes, rateLimits, type StepProgress } from '../db/schema';
+import { executions, processes, rateLimits } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
 import type { Language, MessageKey, MessageParams } from '../messages';
 import type { MediaStorage } from '../providers/mediaStorage';
 import type { Page } from './paging';
 import { describeError } from './errorText';
 import { PROCESS_STEPS, RUN_FILES } from '../runLayout';
+import {
+  type ExecutionDto,
+  type ExecutionStatus,
+  type ExecutionStepDto,
+  type ExecutionTrigger,
+  type ProcessStatus,
+  type StepStatus,
+} from '../contracts/processes';
 import { createLinkSigner } from '../lib/signedLinks';
 
 /**
@@ -17,64 +25,21 @@ import { createLinkSigner } from '../lib/signedLinks';
  * steps is the engine's (server/src/pipeline).
  */
 
-export const EXECUTION_STATUSES = [
-  'queued',
-  'running',
-  'awaiting_review',
-  'completed',
-  'error',
-  'cancelled',
-  'rejected',
-] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-
 /** A run under way: waiting for a worker or held by one. A process with one cannot start another. */
 export const ACTIVE_EXECUTION_STATUSES = ['queued', 'running'] as const;
 
 /** Whether a process or execution status means a run is under way. */
-export function isActiveStatus(status: string): boolean {
+export function isActiveStatus(status: string): status is (typeof ACTIVE_EXECUTION_STATUSES)[number] {
   return (ACTIVE_EXECUTION_STATUSES as readonly string[]).includes(status);
 }
-export const EXECUTION_TRIGGERS = ['manual', 'schedule', 'retry'] as const;
-export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
-export const STEP_STATUSES = ['pending', 'running', 'done', 'error'] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
 
-export interface ExecutionStepDto {
-  key: string;
-  status: StepStatus;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
+/**
+ * What a process shows once no run of it is under way: its last run's outcome, idle when there is
+ * none. A rejected video is not an outcome (the callers read the run before it).
+ */
+export function settledProcessStatus(last: ExecutionStatus | undefined): ProcessStatus {
+  return last === undefined || last === 'rejected' || isActiveStatus(last) ? 'idle' : last;
 }
-
-export interface ExecutionDto {
-  id: string;
-  process_id: string;
-  status: string;
-  trigger: string;
-  current_step: number;
-  steps: ExecutionStepDto[];
-  story_title: string | null;
-  error: string | null;
-  /** When the run last entered the queue; the wait is started_at (or now) less this. */
-  queued_at: string;
-  /** When a worker first took it; null while it waits. */
-  started_at: string | null;
-  finished_at: string | null;
-  /** While queued: 1 for the next run a worker takes. */
-  queue_position: number | null;
-  estimated_seconds_left: number | null;
-  video_url: string | null;
-  thumbnail_url: string | null;
-  video_duration_seconds: number | null;
-  /** What the reader should know that did not stop the run, in their language. */
-  warnings: string[];
-  /** How far the current step is while running (chapters narrated, images made, render or upload percent). */
-  progress: StepProgress | null;
-  created_at: string;
-}
-
 /** Spec §9: 2 seconds per remaining step until measured durations exist. */
 export const DEFAULT_STEP_SECONDS = 2;
 /** How long a signed media link stays valid. */
@@ -452,12 +417,12 @@ export function createExecutionService({ db, now, appSecret, storage, enqueue, l
     const [previous] = await tx
       .select({ status: executions.status })
       .from(executions)
-      .where(and(eq(executions.processId, processId), ne(executions.status, 'cancelled')))
+      .where(and(eq(executions.processId, processId), ne(executions.status, 'cancelled'), ne(executions.status, 'rejected')))
       .orderBy(desc(executions.createdAt))
       .limit(1);
     await tx
       .update(processes)
-      .set({ status: previous?.status ?? 'idle', executionStep: null, executionSteps: null, updatedAt: now() })
+      .set({ status: settledProcessStatus(previous?.status), executionStep: null, executionSteps: null, updatedAt: now() })
       .where(eq(processes.id, processId));
   }
 

@@ -13,6 +13,8 @@ import { MediaError, type MediaTools } from '../media/ffmpeg';
 import { measureIntegratedLoudness } from '../media/music';
 import { createLinkSigner } from '../lib/signedLinks';
 import type { Page } from './paging';
+import type { DeleteResult } from '../contracts/common';
+import { MUSIC_FORMATS, MUSIC_MOODS, type MusicDto, type MusicFormat, type MusicInput, type MusicMood } from '../contracts/music';
 
 /**
  * Background music (docs/api-catalogue.md): tracks administrators upload (MP3, WAV or Ogg, up to
@@ -22,10 +24,6 @@ import type { Page } from './paging';
  * and is served to the console's players by signed links, as the videos are.
  */
 
-export const MUSIC_MOODS = ['calm', 'dramatic', 'mysterious', 'uplifting', 'dark', 'epic', 'romantic', 'playful'] as const;
-export type MusicMood = (typeof MUSIC_MOODS)[number];
-export const MUSIC_FORMATS = ['mp3', 'wav', 'ogg'] as const;
-export type MusicFormat = (typeof MUSIC_FORMATS)[number];
 /** The largest upload. */
 export const MUSIC_MAX_BYTES = 20 * 1024 * 1024;
 /** A shorter track would loop every few seconds under the narration. */
@@ -36,27 +34,6 @@ export const MUSIC_CONTENT_TYPES: Record<MusicFormat, string> = { mp3: 'audio/mp
 const NAME_MAX = 200;
 /** Reading and measuring an upload: a 20 MB file takes a few seconds. */
 const MEASURE_TIMEOUT_MS = 60_000;
-
-export interface MusicDto {
-  id: string;
-  name: string;
-  mood: MusicMood;
-  format: MusicFormat;
-  size_bytes: number;
-  duration_seconds: number;
-  is_active: boolean;
-  /** A signed link to the file for the console's players; expires after an hour. */
-  audio_url: string;
-  /** Processes (of every user) that put it under their narration. */
-  process_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface MusicInput {
-  name?: string;
-  mood?: string;
-}
 
 /** What the engine needs of a process's track. */
 export interface MusicForRun {
@@ -257,7 +234,7 @@ export function createMusicService({ db, now, appSecret, mediaDir, tools }: Musi
   }
 
   /** Deletes the track and its file; processes that used it go on without music. Answers how many. */
-  async function remove(id: string, language: Language): Promise<{ detail: string; affected_processes: number }> {
+  async function remove(id: string, language: Language): Promise<DeleteResult> {
     const { row, affected } = await db.transaction(async (tx) => {
       const users = await tx
         .update(processes)

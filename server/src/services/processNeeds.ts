@@ -1,27 +1,11 @@
 import { translate, type Language, type MessageKey } from '../messages';
+import { PROCESS_NEEDS, type ProcessNeed } from '../contracts/processes';
 
 /**
- * What a process may lack to run, as keys the client translates: a deleted record (the column is
- * null), a disabled or inactive one, a YouTube API configuration of another YouTube channel than
- * the process's (the video would land there), or a prompt without texts in the process's
- * language. In this order in `needs`.
- *
+ * What a process may lack to run (PROCESS_NEEDS, the API's `needs`), in the reader's language.
  * A leaf: the process service (a refusal to switch a process on) and the stored run errors
  * (errorText.ts, `pipeline.needs`) both describe needs through this one table.
  */
-export const PROCESS_NEEDS = [
-  'channel',
-  'channel_disabled',
-  'youtube_api',
-  'youtube_api_disabled',
-  'channel_mismatch',
-  'prompt',
-  'prompt_inactive',
-  'language',
-  'voice',
-  'voice_inactive',
-] as const;
-export type ProcessNeed = (typeof PROCESS_NEEDS)[number];
 
 /** Each need's text in the catalogue; `{{language}}` is the process language's name. */
 const NEED_KEYS: Record<ProcessNeed, MessageKey> = {

@@ -5,7 +5,20 @@ import { notFound, unprocessable } from '../errors';
 import { translate, type Language, type MessageKey } from '../messages';
 import type { Page } from './paging';
 import { describeError } from './errorText';
-import { describeNeeds, type ProcessNeed } from './processNeeds';
+import { describeNeeds } from './processNeeds';
+import {
+  PROCESS_FORMATS,
+  PROCESS_LANGUAGES,
+  PUBLICATION_TIME,
+  type CreateProcessInput,
+  type ProcessDto,
+  type ProcessFormat,
+  type ProcessLanguage,
+  type ProcessNeed,
+  type ProcessStats,
+  type PublishMode,
+  type UpdateProcessInput,
+} from '../contracts/processes';
 
 /**
  * Processes: a user's recurring workflows that make and publish one story video every
@@ -17,88 +30,7 @@ import { describeNeeds, type ProcessNeed } from './processNeeds';
 export const EXECUTION_INTERVAL_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The languages a process can make videos in; the first is the spec's default. */
-export const PROCESS_LANGUAGES = ['pt', 'en'] as const;
-export type ProcessLanguage = (typeof PROCESS_LANGUAGES)[number];
-
-export const PROCESS_STATUSES = ['idle', 'queued', 'running', 'awaiting_review', 'completed', 'error', 'cancelled'] as const;
-export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
-
 export const DEFAULT_PUBLICATION_TIME = '09:00';
-
-/**
- * What a process makes: a `video` (1920x1080, STORY_CHAPTERS chapters) or a `short` (a vertical
- * 1080x1920 YouTube Short of at most 3 minutes: one chapter). docs/pipeline-media.md has the rest.
- */
-export const PROCESS_FORMATS = ['video', 'short'] as const;
-export type ProcessFormat = (typeof PROCESS_FORMATS)[number];
-
-export interface ProcessDto {
-  id: string;
-  name: string;
-  channel_id: string | null;
-  channel_name: string | null;
-  youtube_api_id: string | null;
-  youtube_api_name: string | null;
-  prompt_id: string | null;
-  prompt_name: string | null;
-  language: string;
-  voice_id: string | null;
-  voice_name: string | null;
-  is_active: boolean;
-  status: string;
-  execution_step: number | null;
-  execution_steps: string[] | null;
-  last_execution: string | null;
-  next_execution: string;
-  publication_time: string;
-  /** auto: published at its time; review: the video waits private until the owner approves it. */
-  publish_mode: PublishMode;
-  format: ProcessFormat;
-  /** Background music under the narration, or none. */
-  music_id: string | null;
-  music_name: string | null;
-  /** False when the chosen track was switched off: the runs go without music meanwhile. */
-  music_active: boolean | null;
-  last_error: string | null;
-  /** The newest execution, for the status dialog. */
-  latest_execution_id: string | null;
-  needs: ProcessNeed[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProcessStats {
-  total: number;
-  active: number;
-  inactive: number;
-  /** Runs under way, counted apart: waiting for a worker, and held by one. */
-  queued: number;
-  running: number;
-  connected_channels: number;
-}
-
-/**
- * The create body. The references may arrive blank ('' or null) from a form: that is a 422
- * asking to choose one, not a schema error.
- */
-export interface CreateProcessInput {
-  name: string;
-  channel_id: string | null;
-  youtube_api_id: string | null;
-  prompt_id: string | null;
-  language: ProcessLanguage;
-  voice_id: string | null;
-  is_active?: boolean;
-  publication_time?: string;
-  publish_mode?: string;
-  format?: string;
-  /** A track, or blank ('' or null) for none. */
-  music_id?: string | null;
-}
-
-/** An update: any of the create fields; only those sent change. */
-export type UpdateProcessInput = Partial<CreateProcessInput>;
 
 type ProcessRow = typeof processes.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -106,8 +38,6 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Runner = Db | Tx;
 
 const NAME_MAX = 200;
-/** HH:MM, 00:00 to 23:59 (one-digit hours are accepted and padded). */
-const PUBLICATION_TIME = /^([01]?[0-9]|2[0-3]):([0-5][0-9])$/;
 
 const LANGUAGE_NAME: Record<ProcessLanguage, MessageKey> = {
   pt: 'processes.languageName.pt',
@@ -129,9 +59,6 @@ function parseName(value: string | undefined): string {
   return name.slice(0, NAME_MAX);
 }
 
-export const PUBLISH_MODES = ['auto', 'review'] as const;
-export type PublishMode = (typeof PUBLISH_MODES)[number];
-
 /** auto (the default) or review. */
 function parsePublishMode(value: string | undefined): PublishMode {
   if (value === undefined) return 'auto';
@@ -152,6 +79,7 @@ function musicChoice(value: string | null | undefined): string | null {
   return id || null;
 }
 
+/** HH:MM padded to two digits (the body's pattern lets nothing else through; a direct caller gets the 422). */
 function parsePublicationTime(value: string): string {
   const match = PUBLICATION_TIME.exec(value.trim());
   if (!match) throw unprocessable('processes.publicationTimeInvalid');
@@ -443,6 +371,26 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
     return found.channelId;
   }
 
+  /** The YouTube id of the stored channel, when it still exists (no check: it was checked when chosen). */
+  async function storedChannelYoutubeId(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
+    if (!id) return undefined;
+    const [found] = await runner
+      .select({ channelId: channels.channelId })
+      .from(channels)
+      .where(and(eq(channels.id, id), eq(channels.userId, userId)));
+    return found?.channelId;
+  }
+
+  /** The YouTube id of the stored configuration's channel, when it still exists. */
+  async function storedConfigYoutubeId(runner: Runner, userId: string, id: string | null): Promise<string | undefined> {
+    if (!id) return undefined;
+    const [found] = await runner
+      .select({ channelId: youtubeApis.channelId })
+      .from(youtubeApis)
+      .where(and(eq(youtubeApis.id, id), eq(youtubeApis.userId, userId)));
+    return found?.channelId;
+  }
+
   /** The configuration uploads to the process's channel, or the video would land on another one. */
   function checkPair(channelYoutubeId: string, configYoutubeId: string): void {
     if (channelYoutubeId !== configYoutubeId) {
@@ -457,7 +405,7 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
   }
 
   /** The prompt must have texts in the language. */
-  async function checkPromptLanguage(runner: Runner, promptId: string, language: string, into: Language): Promise<void> {
+  async function checkPromptLanguage(runner: Runner, promptId: string, language: ProcessLanguage, into: Language): Promise<void> {
     const [found] = await runner
       .select({ promptId: promptLanguages.promptId })
       .from(promptLanguages)
@@ -560,9 +508,11 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
    * a toggle) is applied before or after, never in between.
    */
   async function update(userId: string, id: string, input: UpdateProcessInput, into: Language): Promise<ProcessDto> {
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const [current] = await tx
         .select({
+          channelId: processes.channelId,
+          youtubeApiId: processes.youtubeApiId,
           promptId: processes.promptId,
           language: processes.language,
           isActive: processes.isActive,
@@ -589,9 +539,8 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
       }
       // The pair is checked when either side is sent (the other as stored, when it still exists).
       if (channelYoutubeId !== undefined || configYoutubeId !== undefined) {
-        const stored = await find(tx, userId, id);
-        channelYoutubeId ??= stored.channelPlatformId ?? undefined;
-        configYoutubeId ??= stored.youtubeApiChannelId ?? undefined;
+        channelYoutubeId ??= await storedChannelYoutubeId(tx, userId, current.channelId);
+        configYoutubeId ??= await storedConfigYoutubeId(tx, userId, current.youtubeApiId);
         if (channelYoutubeId !== undefined && configYoutubeId !== undefined) checkPair(channelYoutubeId, configYoutubeId);
       }
       if (input.prompt_id !== undefined) {
@@ -625,23 +574,27 @@ export function createProcessService({ db, now, hooks }: { db: Db; now: () => Da
         .update(processes)
         .set({ ...changes, updatedAt: now() })
         .where(byId(userId, id));
-      // Throwing rolls the whole update back: nothing changes on a refusal.
-      if (input.is_active === true) refuseNeeds(await find(tx, userId, id), into);
       if (input.is_active !== undefined && input.is_active !== current.isActive) await activationChanged(tx, id, input.is_active);
+      // The one joined read: the needs of a process switched on, and the answer. Throwing rolls the
+      // whole update back: nothing changes on a refusal.
+      const row = await find(tx, userId, id);
+      if (input.is_active === true) refuseNeeds(row, into);
+      return toDto(row, into);
     });
-    return get(userId, id, into);
   }
 
   /** Flips `is_active`; turning on needs an empty `needs`. */
   async function toggle(userId: string, id: string, into: Language): Promise<ProcessDto> {
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const [current] = await tx.select({ isActive: processes.isActive }).from(processes).where(byId(userId, id)).for('update');
       if (!current) throw notFound('processes.notFound');
-      if (!current.isActive) refuseNeeds(await find(tx, userId, id), into);
       await tx.update(processes).set({ isActive: !current.isActive, updatedAt: now() }).where(byId(userId, id));
       await activationChanged(tx, id, !current.isActive);
+      // One joined read, as in update: the needs of a process switched on (a refusal rolls back), and the answer.
+      const row = await find(tx, userId, id);
+      if (!current.isActive) refuseNeeds(row, into);
+      return toDto(row, into);
     });
-    return get(userId, id, into);
   }
 
   /**

@@ -4,98 +4,28 @@ import { processes, promptLanguages, prompts } from '../db/schema';
 import { notFound, unprocessable } from '../errors';
 import { translate, type Language } from '../messages';
 import type { Page } from './paging';
+import type { DeleteResult } from '../contracts/common';
+import {
+  DEFAULT_CATEGORY,
+  LANGUAGE_CODES,
+  PROMPT_CATEGORIES,
+  TEXT_FIELDS,
+  isLanguageCode,
+  isPromptCategory,
+  type BasicPromptInput,
+  type FullPromptInput,
+  type LanguageCode,
+  type LanguageTexts,
+  type PromptCategory,
+  type PromptDto,
+  type PromptSummaryDto,
+} from '../contracts/prompts';
 
 /**
  * Story prompt templates: curated by administrators, read by every signed-in user
  * (docs/api-catalogue.md). A prompt has a base content and, per language, six texts that drive
  * the video engine.
  */
-
-/** The prompt categories (spec section 3), in display order; the first is the default. */
-export const PROMPT_CATEGORIES = [
-  'drama_psicologico',
-  'suspense',
-  'romance',
-  'acao',
-  'comedia',
-  'terror',
-  'ficcao_cientifica',
-  'fantasia',
-] as const;
-export type PromptCategory = (typeof PROMPT_CATEGORIES)[number];
-export const DEFAULT_CATEGORY: PromptCategory = 'drama_psicologico';
-
-/** The 20 supported language codes (spec section 3), in display order. */
-export const LANGUAGE_CODES = [
-  'pt',
-  'en',
-  'es',
-  'fr',
-  'de',
-  'it',
-  'ja',
-  'ko',
-  'zh',
-  'ru',
-  'ar',
-  'hi',
-  'tr',
-  'nl',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'pl',
-  'cs',
-] as const;
-export type LanguageCode = (typeof LANGUAGE_CODES)[number];
-
-export function isLanguageCode(code: string): code is LanguageCode {
-  return (LANGUAGE_CODES as readonly string[]).includes(code);
-}
-
-/** The six texts of a language, as answered and accepted. */
-export const TEXT_FIELDS = ['title', 'premise', 'narrative_prompt', 'chapter_1', 'next_chapters', 'final_chapter'] as const;
-export type TextField = (typeof TEXT_FIELDS)[number];
-export type LanguageTexts = Record<TextField, string>;
-
-export interface PromptSummaryDto {
-  id: string;
-  user_id: string | null;
-  name: string;
-  description: string;
-  category: string;
-  is_active: boolean;
-  language_codes: string[];
-  /** The languages with at least one text that is not blank: those a process can use. */
-  text_language_codes: string[];
-  process_count: number;
-  /** Active processes (of every user) using it: they stop when it is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PromptDto extends PromptSummaryDto {
-  content: string;
-  languages: Record<string, LanguageTexts>;
-}
-
-export interface BasicPromptInput {
-  name: string;
-  description: string;
-  content: string;
-  category?: string | null;
-}
-
-export interface FullPromptInput extends BasicPromptInput {
-  languages: Record<string, Partial<Record<TextField, string | null>>>;
-}
-
-export interface DeleteResult {
-  detail: string;
-  affected_processes: number;
-}
 
 type PromptRow = typeof prompts.$inferSelect;
 type LanguageRow = typeof promptLanguages.$inferSelect;
@@ -159,10 +89,10 @@ function requiredFields(input: BasicPromptInput): { name: string; description: s
 }
 
 /** A category from the list; blank or absent gives `fallback`. */
-function parseCategory(value: string | null | undefined, fallback: string): string {
+function parseCategory(value: string | null | undefined, fallback: PromptCategory): PromptCategory {
   const category = value?.trim() ?? '';
   if (!category) return fallback;
-  if (!(PROMPT_CATEGORIES as readonly string[]).includes(category)) {
+  if (!isPromptCategory(category)) {
     throw unprocessable('prompts.categoryInvalid', { category, categories: PROMPT_CATEGORIES.join(', ') });
   }
   return category;
@@ -339,7 +269,7 @@ export function createPromptService({ db, now }: { db: Db; now: () => Date }) {
   return { list, get, create, createFull, updateDescription, updateFull, toggle, remove };
 }
 
-function languageValues(promptId: string, { code, texts }: { code: string; texts: LanguageTexts }) {
+function languageValues(promptId: string, { code, texts }: { code: LanguageCode; texts: LanguageTexts }) {
   return {
     promptId,
     language: code,

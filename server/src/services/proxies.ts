@@ -12,31 +12,12 @@ import {
 } from '../providers/proxyCheck';
 import { isProxySupported } from '../providers/proxies';
 import type { Page } from './paging';
+import type { CreateProxyInput, ProxyDto, ProxyTestDto, UpdateProxyInput } from '../contracts/proxies';
 
 /**
  * Outbound proxies, managed by administrators and shared by all of them (`userId` only records
  * who created one). The URL is stored without its password; the password is sealed apart.
  */
-export interface ProxyDto {
-  id: string;
-  name: string;
-  /** The URL with the password replaced by PASSWORD_MASK. */
-  url: string;
-  has_password: boolean;
-  is_active: boolean;
-  is_connected: boolean;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProxyTestDto {
-  is_connected: boolean;
-  last_tested: string;
-  detail: string;
-  latency_ms: number | null;
-}
-
 type ProxyRow = typeof proxies.$inferSelect;
 
 /** What answers carry instead of a proxy password. */
@@ -210,7 +191,7 @@ export function createProxyService({
     return { proxies: rows.map(toDto), total: total?.n ?? 0 };
   }
 
-  async function create(userId: string, input: { name: string; url: string }): Promise<ProxyDto> {
+  async function create(userId: string, input: CreateProxyInput): Promise<ProxyDto> {
     const name = cleanName(input.name);
     const parsed = parseProxyUrl(input.url);
     // A mask typed into a new proxy stands for nothing stored: no password.
@@ -233,7 +214,7 @@ export function createProxyService({
     return `${parsed.protocol}//${parsed.host}`;
   };
 
-  async function update(id: string, input: { name?: string; url?: string }): Promise<ProxyDto> {
+  async function update(id: string, input: UpdateProxyInput): Promise<ProxyDto> {
     const current = await row(id);
     const changes: Partial<typeof proxies.$inferInsert> = { updatedAt: now() };
     if (input.name !== undefined) changes.name = cleanName(input.name);

@@ -6,9 +6,15 @@ import { translate, type Language, type MessageKey, type MessageParams } from '.
 import { describeError } from './errorText';
 import type { PublishError, YoutubePublisher } from '../providers/youtubeUpload';
 import type { Lease } from './executionRuns';
-import type { Page } from './paging';
 import type { YoutubeApiService } from './youtubeApis';
 import type { YoutubeQuota } from './youtubeQuota';
+import type {
+  PublicationDto,
+  PublicationFilters,
+  PublicationInput,
+  PublicationStats,
+  PublicationUpdate,
+} from '../contracts/publications';
 
 /**
  * Publications: every video the engine uploads (or a user records), the history's filters and
@@ -16,12 +22,6 @@ import type { YoutubeQuota } from './youtubeQuota';
  * delete: a YouTube failure changes nothing here), the CSV report, and the statistics job
  * (docs/api-publications.md).
  */
-
-export const PUBLICATION_STATUSES = ['published', 'processing', 'awaiting_review', 'failed'] as const;
-export const PUBLICATION_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
-export const DATE_RANGES = [7, 30, 90] as const;
-export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
-export type PublicationVisibility = (typeof PUBLICATION_VISIBILITIES)[number];
 
 /** A video under its channel's minimum views this long after publication is flagged. */
 export const MIN_VIEWS_AFTER_DAYS = 7;
@@ -31,45 +31,6 @@ export const STATS_WINDOW_DAYS = 90;
 const IDS_PER_CALL = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TITLE_MAX = 100;
-
-export interface PublicationDto {
-  id: string;
-  process_id: string | null;
-  /** The run that made it (null for a recorded video, or once the process was deleted): approve/reject go there. */
-  execution_id: string | null;
-  process_name: string | null;
-  channel_id: string | null;
-  channel_name: string | null;
-  video_title: string;
-  video_id: string | null;
-  published_at: string | null;
-  views: number;
-  likes: number;
-  status: string;
-  visibility: string;
-  failure_reason: string | null;
-  below_min_views: boolean;
-  thumbnail_url: string | null;
-  watch_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PublicationFilters extends Page {
-  status?: PublicationStatus;
-  search?: string;
-  date_range?: number;
-}
-
-export interface PublicationInput {
-  video_title?: string;
-  video_id?: string | null;
-  process_id?: string | null;
-  channel_id?: string | null;
-  status?: PublicationStatus;
-  visibility?: PublicationVisibility;
-  published_at?: string | null;
-}
 
 /** Lower case without accents, spaces collapsed: the history's search compares these. */
 export function searchable(text: string): string {
@@ -192,7 +153,7 @@ export function createPublicationService({
     return toDto(await row(userId, id), into);
   }
 
-  async function stats(userId: string) {
+  async function stats(userId: string): Promise<PublicationStats> {
     const [result] = await db
       .select({
         total: sql<number>`count(*)::int`.mapWith(Number),
@@ -266,7 +227,7 @@ export function createPublicationService({
     return get(userId, created!.id, into);
   }
 
-  async function update(userId: string, id: string, input: PublicationInput, into: Language = 'en'): Promise<PublicationDto> {
+  async function update(userId: string, id: string, input: PublicationUpdate, into: Language = 'en'): Promise<PublicationDto> {
     await row(userId, id);
     const changes: Partial<typeof publications.$inferInsert> = { updatedAt: now() };
     if (input.video_title !== undefined) {

@@ -3,7 +3,8 @@ import type { Db } from '../db';
 import { executions, processes } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { Language } from '../messages';
-import { ACTIVE_EXECUTION_STATUSES, isActiveStatus, type ExecutionService } from './executions';
+import { ACTIVE_EXECUTION_STATUSES, settledProcessStatus, type ExecutionService } from './executions';
+import type { ExecutionStatus } from '../contracts/processes';
 import type { ExecutionRunService } from './executionRuns';
 import type { PublicationService } from './publications';
 import { publishAtOf } from './publishTime';
@@ -46,7 +47,11 @@ export function createRunControl({ db, now, executions: executionService, runs, 
    * moves), and the process shows this run's outcome (`completed` or `cancelled`), or after a
    * rejected video the last run before it. False when it was not in one of `from` any more.
    */
-  async function end(row: ExecutionRow, from: string[], status: 'cancelled' | 'rejected' | 'completed'): Promise<boolean> {
+  async function end(
+    row: ExecutionRow,
+    from: ExecutionStatus[],
+    status: 'cancelled' | 'rejected' | 'completed',
+  ): Promise<boolean> {
     return db.transaction(async (tx) => {
       const updated = await tx
         .update(executions)
@@ -64,11 +69,10 @@ export function createRunControl({ db, now, executions: executionService, runs, 
         .limit(1);
       // The card tells the truth about the last run: a run its owner cancelled shows `cancelled`
       // (docs/decisions.md, "Cancelled runs"); a rejected video leaves the run before it.
-      const processStatus = status === 'rejected' ? (previous?.status ?? 'idle') : status;
       await tx
         .update(processes)
         .set({
-          status: isActiveStatus(processStatus) ? 'idle' : processStatus,
+          status: settledProcessStatus(status === 'rejected' ? previous?.status : status),
           executionStep: null,
           executionSteps: null,
           updatedAt: now(),

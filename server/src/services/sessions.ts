@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import { sessions } from '../db/schema';
 import { notFound } from '../errors';
 import { WatchedRows } from '../lib/watchedRows';
+import type { SessionDto } from '../contracts/auth';
 
 /** A session lasts this long whatever happens (the token's own expiry too). */
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
@@ -19,16 +20,6 @@ type SessionRow = typeof sessions.$inferSelect;
 export interface SessionClient {
   userAgent?: string | undefined;
   ip?: string | undefined;
-}
-
-export interface SessionDto {
-  id: string;
-  created_at: string;
-  last_used_at: string;
-  user_agent: string;
-  ip: string;
-  /** The session of the token that asked. */
-  current: boolean;
 }
 
 /**

@@ -2,29 +2,11 @@ import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { apiCalls, channels, executions, users } from '../db/schema';
 import { unprocessable } from '../errors';
-import { BILLING_PERIODS, PLANS, isPlanId, type BillingPeriod } from '../lib/plans';
+import { PLANS, isBillingPeriod, isPlanId, type BillingPeriod } from '../lib/plans';
+import type { PlanChangeInput, SubscriptionDto } from '../contracts/subscription';
 import { localParts, zonedTimeToUtc } from '../lib/timeZones';
 
 type UserRow = typeof users.$inferSelect;
-
-export interface SubscriptionDto {
-  plan: string;
-  plan_name: string;
-  billing_period: string;
-  channels_limit: number;
-  /** When the current billing period started and when the next one starts (the next charge). */
-  period_start: string;
-  next_billing_date: string;
-  usage: {
-    /** Enabled channels, against channels_limit. */
-    channels: number;
-    /** Executions started this calendar month (the user's time zone) that rendered a video. */
-    videos_this_month: number;
-    /** Calls the engine and the history made to external APIs this month. */
-    api_calls_this_month: number;
-    month_start: string;
-  };
-}
 
 /** The anchor plus `months` calendar months, the day kept where the month has it, else its last day. */
 export function addMonths(anchor: Date, months: number): Date {
@@ -77,9 +59,7 @@ export function createSubscriptionService({ db, now }: { db: Db; now: () => Date
       .from(apiCalls)
       .where(and(eq(apiCalls.userId, user.id), gte(apiCalls.createdAt, monthStart)));
     const plan = isPlanId(user.plan) ? PLANS[user.plan] : PLANS.starter;
-    const billing = (BILLING_PERIODS as readonly string[]).includes(user.billingPeriod)
-      ? (user.billingPeriod as BillingPeriod)
-      : 'monthly';
+    const billing: BillingPeriod = isBillingPeriod(user.billingPeriod) ? user.billingPeriod : 'monthly';
     const period = billingPeriodAt(user.createdAt, billing, at);
     return {
       plan: isPlanId(user.plan) ? user.plan : 'starter',
@@ -98,10 +78,10 @@ export function createSubscriptionService({ db, now }: { db: Db; now: () => Date
   }
 
   /** Records a plan change (no charge: there is no payment provider). */
-  async function change(user: UserRow, input: { plan: string; billing_period?: string }): Promise<SubscriptionDto> {
+  async function change(user: UserRow, input: PlanChangeInput): Promise<SubscriptionDto> {
     if (!isPlanId(input.plan)) throw unprocessable('subscription.invalidPlan');
     const billing = input.billing_period ?? user.billingPeriod;
-    if (!(BILLING_PERIODS as readonly string[]).includes(billing)) throw unprocessable('subscription.invalidBilling');
+    if (!isBillingPeriod(billing)) throw unprocessable('subscription.invalidBilling');
     const [updated] = await db
       .update(users)
       .set({ plan: input.plan, billingPeriod: billing, updatedAt: now() })

@@ -10,7 +10,9 @@ import { translate, type Language } from '../messages';
 import { ESPEAK_VOICE, espeakSpeak, espeakVoiceFor, SpeechError, type EspeakOptions } from '../providers/speech';
 import { failureReason } from '../providers/reasons';
 import type { Page } from './paging';
-import { LANGUAGE_CODES, isLanguageCode } from './prompts';
+import { LANGUAGE_CODES, isLanguageCode, type LanguageCode } from '../contracts/prompts';
+import type { DeleteResult } from '../contracts/common';
+import type { VoiceDto, VoiceInput, VoiceUpdate } from '../contracts/voices';
 
 /**
  * Narration voices: curated by administrators, read by every signed-in user
@@ -21,35 +23,6 @@ import { LANGUAGE_CODES, isLanguageCode } from './prompts';
 export const VOICE_PROVIDERS = ['openai', 'elevenlabs', 'espeak'] as const;
 export type VoiceProvider = (typeof VOICE_PROVIDERS)[number];
 export const VOICE_GENDERS = ['female', 'male', 'neutral'] as const;
-
-export interface VoiceDto {
-  id: string;
-  name: string;
-  type: string;
-  sample_url: string;
-  description: string;
-  language: string | null;
-  gender: string | null;
-  provider: string;
-  provider_voice_id: string;
-  is_active: boolean;
-  process_count: number;
-  /** Active processes (of every user) using it: they stop when the voice is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface VoiceInput {
-  name: string;
-  type: string;
-  sample_url: string;
-  description?: string | null;
-  language?: string | null;
-  gender?: string | null;
-  provider?: string | null;
-  provider_voice_id?: string | null;
-}
 
 export interface VoiceSample {
   /** The WAV file's bytes. */
@@ -129,7 +102,7 @@ function parseSampleUrl(value: string | undefined): string {
   return url;
 }
 
-function parseLanguage(value: string | null | undefined): string | null {
+function parseLanguage(value: string | null | undefined): LanguageCode | null {
   const code = value?.trim() ?? '';
   if (!code) return null;
   if (!isLanguageCode(code)) throw unprocessable('catalogue.languageInvalid', { code, codes: LANGUAGE_CODES.join(', ') });
@@ -247,7 +220,7 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
   }
 
   /** Changes the given fields; the others stay. A change of what a sample says drops the cached one. */
-  async function update(id: string, input: Partial<VoiceInput>): Promise<VoiceDto> {
+  async function update(id: string, input: VoiceUpdate): Promise<VoiceDto> {
     const [current] = await db.select().from(voices).where(eq(voices.id, id));
     if (!current) throw notFound('voices.notFound');
     const changes: Partial<typeof voices.$inferInsert> = { updatedAt: now() };
@@ -282,7 +255,7 @@ export function createVoiceService({ db, now, dataDir, speak = espeakSpeak }: Vo
    * Deletes the voice. Processes that used it lose it (voice_id null) and are switched off in the
    * same transaction. Answers how many were affected.
    */
-  async function remove(id: string, language: Language): Promise<{ detail: string; affected_processes: number }> {
+  async function remove(id: string, language: Language): Promise<DeleteResult> {
     const affected = await db.transaction(async (tx) => {
       const switchedOff = await tx
         .update(processes)

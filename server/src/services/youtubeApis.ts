@@ -8,28 +8,8 @@ import { YoutubeError, type ChannelInfo, type YoutubeProvider } from '../provide
 import type { ChannelService } from './channels';
 import { OauthStateRefused, type OauthStateRefusal, type OauthStates } from './oauthStates';
 import type { Page } from './paging';
-
-export interface YoutubeApiDto {
-  id: string;
-  name: string;
-  channel_id: string;
-  client_id: string;
-  has_client_secret: boolean;
-  /** A stored secret cannot be read (APP_SECRET changed): it must be entered again. */
-  secret_unreadable: boolean;
-  client_secret_masked: string;
-  has_api_key: boolean;
-  api_key_masked: string | null;
-  has_refresh_token: boolean;
-  is_active: boolean;
-  is_enabled: boolean;
-  is_connected: boolean;
-  last_tested: string | null;
-  /** Active processes using it: they stop when it is switched off. */
-  active_process_count: number;
-  created_at: string;
-  updated_at: string;
-}
+import type { Shape } from '../contracts/common';
+import type { CreateYoutubeApiInput, UpdateYoutubeApiInput, YoutubeApiDto, youtubeApiTestSchema } from '../contracts/youtubeApis';
 
 /** A message for the caller: a catalogue key and its parameters, translated by the route. */
 export interface Message {
@@ -37,33 +17,10 @@ export interface Message {
   params?: MessageParams;
 }
 
-export interface TestResult {
-  is_connected: boolean;
-  last_tested: string;
-  needs_authorization: boolean;
-  message: Message;
-  channel: {
-    id: string;
-    title: string;
-    subscriber_count: number | null;
-    video_count: number | null;
-    view_count: number | null;
-  } | null;
-}
+/** The test's answer with its message untranslated (the route makes it `detail`). */
+export type TestResult = Omit<Shape<typeof youtubeApiTestSchema>, 'detail'> & { message: Message };
 
 type Row = typeof youtubeApis.$inferSelect;
-
-export interface CreateInput {
-  name: string;
-  channel_id: string;
-  client_id: string;
-  /** null or blank on an update keeps the stored one; required on create. */
-  client_secret: string | null;
-  api_key?: string | null;
-  refresh_token?: string | null;
-}
-
-export type UpdateInput = Partial<CreateInput> & { clear_api_key?: boolean };
 
 /** The provider's name in oauth_states, and the path of the authorization window (the cookie's path). */
 const OAUTH_PROVIDER = 'youtube';
@@ -186,7 +143,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
   }
 
   /** The first configuration a user creates becomes the active one. */
-  async function create(userId: string, input: CreateInput): Promise<YoutubeApiDto> {
+  async function create(userId: string, input: CreateYoutubeApiInput): Promise<YoutubeApiDto> {
     const fields = required(input);
     const row = await db.transaction(async (tx) => {
       // Serialize concurrent creations of one user, so exactly one can become the first.
@@ -210,7 +167,7 @@ export function createYoutubeApiService(deps: YoutubeApiDeps) {
     return answer(row);
   }
 
-  async function update(userId: string, id: string, input: UpdateInput): Promise<YoutubeApiDto> {
+  async function update(userId: string, id: string, input: UpdateYoutubeApiInput): Promise<YoutubeApiDto> {
     const current = await findRow(userId, id);
     const changes: Partial<typeof youtubeApis.$inferInsert> = { updatedAt: now() };
     for (const [field, column] of [

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PublishError } from '../../providers/youtubeUpload';
 import { RUN_FILES } from '../../runLayout';
-import type { ProcessNeed } from '../../services/processNeeds';
+import type { ProcessNeed } from '../../contracts/processes';
 import { publishAtOf } from '../../services/publishTime';
 import { LeaseLost } from '../../services/executionRuns';
 import { StepFailure, warn, type StepContext } from '../context';

@@ -2,27 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { translate } from '../../messages';
 import { bearer, requireUser, throttle } from '../guards';
 import { typed } from '../typeProvider';
-import { authResultSchema, dateTime, detailSchema, errorResponses, idParams, userSchema } from '../schemas';
-
-const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-
-/** One signed-in device of Settings › Security. */
-const sessionSchema = {
-  type: 'object',
-  required: ['id', 'created_at', 'last_used_at', 'user_agent', 'ip', 'current'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    created_at: dateTime,
-    last_used_at: dateTime,
-    /** The browser's User-Agent when the session opened (up to 200 characters; empty when none was sent). */
-    user_agent: { type: 'string' },
-    /** The client address it was opened from (empty when unknown). */
-    ip: { type: 'string' },
-    /** The session of the token that asked. */
-    current: { type: 'boolean' },
-  },
-} as const;
+import { detailSchema, errorResponses, idParams } from '../../contracts/common';
+import {
+  authResultSchema,
+  profileBody,
+  registerBody,
+  resetPasswordBody,
+  sessionSchema,
+  str,
+  userSchema,
+} from '../../contracts/auth';
 
 /** Where a new session comes from: the browser's User-Agent and the client address (after TRUST_PROXY). */
 const clientOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], ip: request.ip });
@@ -36,18 +25,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     {
       preHandler: throttle('signup'),
       schema: {
-        body: {
-          type: 'object',
-          required: ['name', 'email', 'password'],
-          additionalProperties: false,
-          properties: {
-            name: str(200),
-            email: str(320),
-            password: str(1024),
-            plan: { type: 'string', enum: ['monthly', 'annual'] },
-            time_zone: str(64),
-          },
-        },
+        body: registerBody,
         response: { 201: authResultSchema, ...errorResponses },
       },
     },
@@ -79,12 +57,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     {
       preHandler: requireUser,
       schema: {
-        body: {
-          type: 'object',
-          required: ['name', 'email'],
-          additionalProperties: false,
-          properties: { name: str(200), email: str(320), time_zone: str(64), current_password: str(1024) },
-        },
+        body: profileBody,
         response: { 200: userSchema, ...errorResponses },
       },
     },
@@ -203,12 +176,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     '/reset-password/confirm',
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['token', 'new_password'],
-          additionalProperties: false,
-          properties: { token: str(200), new_password: str(1024) },
-        },
+        body: resetPasswordBody,
         response: {
           200: {
             type: 'object',

@@ -1,48 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
-import {
-  dateTime,
-  errorResponses,
-  idParams,
-  nullableDateTime,
-  nullableInteger,
-  nullableString,
-  listQuery,
-  listResponse,
-} from '../schemas';
-
-const channelSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'channel_id',
-    'name',
-    'min_views',
-    'is_active',
-    'process_count',
-    'active_process_count',
-    'created_at',
-    'updated_at',
-  ],
-  properties: {
-    id: { type: 'string' },
-    channel_id: { type: 'string' },
-    name: nullableString,
-    min_views: { type: 'integer' },
-    is_active: { type: 'boolean' },
-    subscriber_count: nullableInteger,
-    video_count: nullableInteger,
-    view_count: nullableInteger,
-    stats_updated_at: nullableDateTime,
-    process_count: { type: 'integer' },
-    active_process_count: { type: 'integer' },
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-} as const;
-
-const minViews = { type: ['integer', 'string', 'null'], maxLength: 20 } as const;
+import { errorResponses, idParams, listQuery, listResponse } from '../../contracts/common';
+import { channelSchema, createChannelBody, updateChannelBody } from '../../contracts/channels';
 
 export default async function channelRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
@@ -71,17 +31,7 @@ export default async function channelRoutes(fastify: FastifyInstance): Promise<v
     '/',
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['channel_id'],
-          additionalProperties: false,
-          properties: {
-            channel_id: { type: 'string', maxLength: 200 },
-            name: { type: ['string', 'null'], maxLength: 500 },
-            min_views: minViews,
-            is_active: { type: 'boolean' },
-          },
-        },
+        body: createChannelBody,
         response: { 201: channelSchema, ...errorResponses },
       },
     },
@@ -93,16 +43,7 @@ export default async function channelRoutes(fastify: FastifyInstance): Promise<v
     {
       schema: {
         params: idParams,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            channel_id: { type: 'string', maxLength: 200 },
-            name: { type: ['string', 'null'], maxLength: 500 },
-            min_views: minViews,
-            is_active: { type: 'boolean' },
-          },
-        },
+        body: updateChannelBody,
         response: { 200: channelSchema, ...errorResponses },
       },
     },

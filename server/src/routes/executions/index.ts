@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { requireUser } from '../guards';
-import { detailSchema, errorResponses, idParams } from '../schemas';
-import { executionSchema, startedSchema } from '../processes/executionSchemas';
+import { detailSchema, errorResponses, idParams } from '../../contracts/common';
+import { executionSchema, startedSchema } from '../../contracts/processes';
 
 /**
  * One execution; retrying a failed one from its checkpoint; cancelling a running one; approving or

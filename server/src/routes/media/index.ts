@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { AppError } from '../../errors';
 import { RUN_FILES } from '../../runLayout';
-import { detailSchema, errorResponses } from '../schemas';
+import { detailSchema, errorResponses } from '../../contracts/common';
 import { sendRanged, signedLinkQuery } from '../files';
 
 const TYPES: Record<string, string> = { [RUN_FILES.video]: 'video/mp4', [RUN_FILES.thumbnail]: 'image/jpeg' };

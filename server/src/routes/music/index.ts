@@ -4,50 +4,9 @@ import { typed } from '../typeProvider';
 import { AppError } from '../../errors';
 import { requireAdmin, requireUser } from '../guards';
 import { sendRanged, signedLinkQuery } from '../files';
-import { MUSIC_FORMATS, MUSIC_MAX_BYTES, MUSIC_MOODS } from '../../services/music';
-import { dateTime, detailSchema, errorResponses, idParams, listQuery, listResponse } from '../schemas';
-
-const musicSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'mood',
-    'format',
-    'size_bytes',
-    'duration_seconds',
-    'is_active',
-    'audio_url',
-    'process_count',
-    'created_at',
-    'updated_at',
-  ],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    mood: { type: 'string', enum: MUSIC_MOODS },
-    format: { type: 'string', enum: MUSIC_FORMATS },
-    size_bytes: { type: 'integer' },
-    duration_seconds: { type: 'number' },
-    is_active: { type: 'boolean' },
-    audio_url: { type: 'string', description: 'A signed link to the file for a player; valid for an hour' },
-    process_count: { type: 'integer' },
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-} as const;
-
-const deleteResultSchema = {
-  type: 'object',
-  required: ['detail', 'affected_processes'],
-  properties: { detail: { type: 'string' }, affected_processes: { type: 'integer' } },
-} as const;
-
-/** The mood is the service's 422 with the choices; the name's length too (cut at 200). */
-const musicProperties = {
-  name: { type: 'string', maxLength: 500, pattern: '^[^\\u0000]*$' },
-  mood: { type: 'string', maxLength: 100 },
-} as const;
+import { MUSIC_MAX_BYTES } from '../../services/music';
+import { deleteResultSchema, detailSchema, errorResponses, idParams, listQuery, listResponse } from '../../contracts/common';
+import { musicBody, musicSchema, musicUploadQuery } from '../../contracts/music';
 
 /** The types an upload is documented with (any is read; its bytes decide). */
 export const UPLOAD_CONTENT_TYPES = [
@@ -99,12 +58,7 @@ export default async function musicRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         description: `The body is the audio file itself (MP3, WAV or Ogg, at most ${MUSIC_MAX_BYTES / 1024 / 1024} MB), sent as audio/mpeg, audio/wav, audio/ogg or application/octet-stream; what it really is is read from its bytes.`,
         consumes: UPLOAD_CONTENT_TYPES,
-        querystring: {
-          type: 'object',
-          required: ['name', 'mood'],
-          additionalProperties: false,
-          properties: musicProperties,
-        },
+        querystring: musicUploadQuery,
         response: { 201: musicSchema, ...errorResponses, 413: detailSchema, 415: detailSchema, 503: detailSchema },
       },
     },
@@ -121,7 +75,7 @@ export default async function musicRoutes(fastify: FastifyInstance): Promise<voi
       onRequest: requireAdmin,
       schema: {
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: musicProperties },
+        body: musicBody,
         response: { 200: musicSchema, ...errorResponses },
       },
     },

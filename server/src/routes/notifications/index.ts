@@ -1,21 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { requireUser, throttle } from '../guards';
-import { errorResponses } from '../schemas';
-
-const settingsSchema = {
-  type: 'object',
-  required: ['run_failed', 'authorization', 'quota', 'review', 'webhook_url', 'has_webhook_secret', 'webhook_secret_masked'],
-  properties: {
-    run_failed: { type: 'boolean' },
-    authorization: { type: 'boolean' },
-    quota: { type: 'boolean' },
-    review: { type: 'boolean' },
-    webhook_url: { type: ['string', 'null'] },
-    has_webhook_secret: { type: 'boolean' },
-    webhook_secret_masked: { type: 'string' },
-  },
-} as const;
+import { errorResponses } from '../../contracts/common';
+import { settingsBody, settingsSchema } from '../../contracts/notifications';
 
 /** What the signed-in user is told and where: email causes and an optional webhook (docs/engine.md, "Alerts"). */
 export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {
@@ -31,18 +18,7 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
     '/',
     {
       schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            run_failed: { type: 'boolean' },
-            authorization: { type: 'boolean' },
-            quota: { type: 'boolean' },
-            review: { type: 'boolean' },
-            webhook_url: { type: ['string', 'null'], maxLength: 4000 },
-            webhook_secret: { type: ['string', 'null'], maxLength: 1000 },
-          },
-        },
+        body: settingsBody,
         response: { 200: settingsSchema, ...errorResponses },
       },
     },

@@ -2,47 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { VersionedCache, stringBytes } from '../../lib/versionedCache';
 import { requireUser } from '../guards';
-import { executionSchema, processSchema, startedSchema } from './executionSchemas';
-import { detailSchema, errorResponses, idParams, listQuery, listResponse } from '../schemas';
-import { PROCESS_FORMATS, PROCESS_LANGUAGES } from '../../services/processes';
+import {
+  createProcessBody,
+  executionSchema,
+  processSchema,
+  startedSchema,
+  statsSchema,
+  updateProcessBody,
+} from '../../contracts/processes';
+import { detailSchema, errorResponses, idParams, listQuery, listResponse } from '../../contracts/common';
 
 /** Processes (docs/api-processes.md), their executions and the execute action. */
-
-const statsSchema = {
-  type: 'object',
-  required: ['total', 'active', 'inactive', 'queued', 'running', 'connected_channels'],
-  properties: {
-    total: { type: 'integer' },
-    active: { type: 'integer' },
-    inactive: { type: 'integer' },
-    queued: { type: 'integer' },
-    running: { type: 'integer' },
-    connected_channels: { type: 'integer' },
-  },
-} as const;
-
-/**
- * A reference chosen in the form: a uuid, or blank ('' or null), which the service answers with
- * a 422 asking to choose one.
- */
-const reference = {
-  anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string', maxLength: 0 }, { type: 'null' }],
-} as const;
-
-const bodyProperties = {
-  name: { type: 'string', maxLength: 500 },
-  channel_id: reference,
-  youtube_api_id: reference,
-  prompt_id: reference,
-  language: { type: 'string', enum: PROCESS_LANGUAGES },
-  voice_id: reference,
-  is_active: { type: 'boolean' },
-  // The shape only (digits:digits); the range (00:00 to 23:59) is the service's 422 with its message.
-  publication_time: { type: 'string', maxLength: 5, pattern: '^[0-9]{1,2}:[0-9]{2}$' },
-  publish_mode: { type: 'string', enum: ['auto', 'review'] },
-  format: { type: 'string', enum: PROCESS_FORMATS },
-  music_id: reference,
-} as const;
 
 export default async function processRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
@@ -84,12 +54,7 @@ export default async function processRoutes(fastify: FastifyInstance): Promise<v
     '/',
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['name', 'channel_id', 'youtube_api_id', 'prompt_id', 'language', 'voice_id'],
-          additionalProperties: false,
-          properties: bodyProperties,
-        },
+        body: createProcessBody,
         response: { 201: processSchema, ...errorResponses },
       },
     },
@@ -101,7 +66,7 @@ export default async function processRoutes(fastify: FastifyInstance): Promise<v
     {
       schema: {
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: bodyProperties },
+        body: updateProcessBody,
         response: { 200: processSchema, ...errorResponses },
       },
     },

@@ -1,38 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { requireAdmin, throttle } from '../guards';
-import { dateTime, errorResponses, idParams, nullableDateTime, listQuery, listResponse } from '../schemas';
-
-/** A proxy as answered: the password is never there, only masked in `url` and as `has_password`. */
-const proxySchema = {
-  type: 'object',
-  required: ['id', 'name', 'url', 'has_password', 'is_active', 'is_connected', 'last_tested', 'created_at', 'updated_at'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    url: { type: 'string' },
-    has_password: { type: 'boolean' },
-    is_active: { type: 'boolean' },
-    is_connected: { type: 'boolean' },
-    last_tested: nullableDateTime,
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-} as const;
-
-const testResultSchema = {
-  type: 'object',
-  required: ['is_connected', 'last_tested', 'detail', 'latency_ms'],
-  properties: {
-    is_connected: { type: 'boolean' },
-    last_tested: dateTime,
-    detail: { type: 'string' },
-    latency_ms: { type: ['integer', 'null'] },
-  },
-} as const;
-
-const name = { type: 'string', maxLength: 500 } as const;
-const url = { type: 'string', maxLength: 2048 } as const;
+import { errorResponses, idParams, listQuery, listResponse } from '../../contracts/common';
+import { createProxyBody, proxySchema, testResultSchema, updateProxyBody } from '../../contracts/proxies';
 
 /** Outbound proxies: administrators only (403 for everyone else). */
 export default async function proxyRoutes(fastify: FastifyInstance): Promise<void> {
@@ -62,7 +32,7 @@ export default async function proxyRoutes(fastify: FastifyInstance): Promise<voi
     '/',
     {
       schema: {
-        body: { type: 'object', required: ['name', 'url'], additionalProperties: false, properties: { name, url } },
+        body: createProxyBody,
         response: { 201: proxySchema, ...errorResponses },
       },
     },
@@ -74,7 +44,7 @@ export default async function proxyRoutes(fastify: FastifyInstance): Promise<voi
     {
       schema: {
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: { name, url } },
+        body: updateProxyBody,
         response: { 200: proxySchema, ...errorResponses },
       },
     },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
-import { detailSchema, errorResponses } from '../schemas';
+import { detailSchema, errorResponses } from '../../contracts/common';
 
 /** `<uuid>.wav`: nothing else (no dots, slashes or other names) can reach the file system. */
 const sampleParams = {

@@ -1,64 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
 import { requireAdmin, requireUser } from '../guards';
-import { dateTime, errorResponses, idParams, nullableString, listQuery, listResponse } from '../schemas';
-
-const voiceSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'type',
-    'sample_url',
-    'description',
-    'language',
-    'gender',
-    'provider',
-    'provider_voice_id',
-    'is_active',
-    'process_count',
-    'active_process_count',
-    'created_at',
-    'updated_at',
-  ],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    type: { type: 'string' },
-    sample_url: { type: 'string' },
-    description: { type: 'string' },
-    language: nullableString,
-    gender: nullableString,
-    provider: { type: 'string' },
-    provider_voice_id: { type: 'string' },
-    is_active: { type: 'boolean' },
-    process_count: { type: 'integer' },
-    active_process_count: { type: 'integer' },
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-} as const;
-
-const deleteResultSchema = {
-  type: 'object',
-  required: ['detail', 'affected_processes'],
-  properties: { detail: { type: 'string' }, affected_processes: { type: 'integer' } },
-} as const;
-
-/** Text without NUL characters, which PostgreSQL text cannot store. */
-const NO_NUL = '^[^\\u0000]*$';
-
-/** Enumerations (provider, language, gender) are checked by the service, which answers 422 with the choices. */
-const voiceProperties = {
-  name: { type: 'string', maxLength: 500, pattern: NO_NUL },
-  type: { type: 'string', maxLength: 500, pattern: NO_NUL },
-  sample_url: { type: 'string', maxLength: 4096 },
-  description: { type: ['string', 'null'], maxLength: 5_000, pattern: NO_NUL },
-  language: { type: ['string', 'null'], maxLength: 100 },
-  gender: { type: ['string', 'null'], maxLength: 100 },
-  provider: { type: ['string', 'null'], maxLength: 100 },
-  provider_voice_id: { type: ['string', 'null'], maxLength: 500 },
-} as const;
+import { deleteResultSchema, errorResponses, idParams, listQuery, listResponse } from '../../contracts/common';
+import { createVoiceBody, updateVoiceBody, voiceSchema } from '../../contracts/voices';
 
 /** Voices: every signed-in user reads; only administrators write (403 otherwise). */
 export default async function voiceRoutes(fastify: FastifyInstance): Promise<void> {
@@ -91,12 +35,7 @@ export default async function voiceRoutes(fastify: FastifyInstance): Promise<voi
     {
       onRequest: requireAdmin,
       schema: {
-        body: {
-          type: 'object',
-          required: ['name', 'type', 'sample_url'],
-          additionalProperties: false,
-          properties: voiceProperties,
-        },
+        body: createVoiceBody,
         response: { 201: voiceSchema, ...errorResponses },
       },
     },
@@ -109,7 +48,7 @@ export default async function voiceRoutes(fastify: FastifyInstance): Promise<voi
       onRequest: requireAdmin,
       schema: {
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: voiceProperties },
+        body: updateVoiceBody,
         response: { 200: voiceSchema, ...errorResponses },
       },
     },

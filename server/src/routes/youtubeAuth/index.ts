@@ -2,7 +2,7 @@ import { cspHash } from '../../lib/inlineScripts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { typed } from '../typeProvider';
 import { translate } from '../../messages';
-import { detailSchema, errorResponses } from '../schemas';
+import { detailSchema, errorResponses } from '../../contracts/common';
 import type { Message } from '../../services/youtubeApis';
 import { AppError } from '../../errors';
 

@@ -1,3 +1,25 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+
+/**
+ * The API's shapes, written once as JSON schemas: the routes validate requests and serialize
+ * answers with them, and the services take their inputs and build their answers as the types
+ * derived from them (`Shape<typeof schema>`), so neither writes the shape again. Below services,
+ * beside lib: a contract imports only lib (the plan catalogue) and other contracts.
+ */
+
+/**
+ * What a schema lets through, as a type (json-schema-to-ts): an object without
+ * `additionalProperties: false` loses the `[x: string]: unknown` json-schema-to-ts gives it, so a
+ * misspelt field is a type error (a map, `additionalProperties: <schema>`, keeps its keys). A date-time stays a string (the services answer ISO strings).
+ */
+export type Shape<S extends JSONSchema> = Exact<FromSchema<S>>;
+
+type Exact<T> = T extends readonly (infer U)[]
+  ? Exact<U>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Exact<T[K]> }
+    : T;
+
 /** JSON schemas shared by several routes. */
 export const detailSchema = {
   type: 'object',
@@ -20,45 +42,16 @@ export const errorResponses = {
   503: detailSchema,
 } as const;
 
-export const userSchema = {
+/** What deleting a catalogue entry (a prompt, a voice, a music track) answers: the processes it leaves without one. */
+export const deleteResultSchema = {
   type: 'object',
-  required: [
-    'id',
-    'name',
-    'email',
-    'plan',
-    'plan_name',
-    'billing_period',
-    'time_zone',
-    'is_admin',
-    'email_verified',
-    'is_admin_pending',
-    'created_at',
-  ],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    email: { type: 'string' },
-    plan: { type: 'string' },
-    plan_name: { type: 'string' },
-    billing_period: { type: 'string', enum: ['monthly', 'annual'] },
-    time_zone: { type: 'string' },
-    is_admin: { type: 'boolean' },
-    email_verified: { type: 'boolean' },
-    is_admin_pending: { type: 'boolean' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
+  required: ['detail', 'affected_processes'],
+  properties: { detail: { type: 'string' }, affected_processes: { type: 'integer' } },
 } as const;
+export type DeleteResult = Shape<typeof deleteResultSchema>;
 
-export const authResultSchema = {
-  type: 'object',
-  required: ['access_token', 'token_type', 'user'],
-  properties: {
-    access_token: { type: 'string' },
-    token_type: { type: 'string' },
-    user: userSchema,
-  },
-} as const;
+/** Text without NUL characters, which PostgreSQL text cannot store (a pattern). */
+export const NO_NUL = '^[^\\u0000]*$';
 
 /** The largest `skip` taken: far past any list, and well inside PostgreSQL's bigint. */
 export const MAX_SKIP = 1_000_000_000;
