@@ -29,6 +29,7 @@ export default tseslint.config(
       'playwright-report',
       'data',
       'src/api/openapi.gen.ts',
+      'src/lib/apiEnums.gen.ts',
     ],
   },
   js.configs.recommended,

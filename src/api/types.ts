@@ -1,4 +1,5 @@
-import type { HISTORY_PERIODS_DAYS, PromptTextField } from '../lib/constants';
+import type { BILLING_PERIODS, HISTORY_PERIODS_DAYS, PLAN_IDS, PROMPT_CATEGORIES, PromptTextField } from '../lib/constants';
+import type { LANGUAGE_CODES } from '../lib/languages';
 import type { paths } from './openapi.gen';
 
 /**
@@ -311,3 +312,25 @@ export type NotificationSettings = Answer<'/api/v1/notifications', 'get'>;
 export type NotificationSettingsUpdate = RequestBody<'/api/v1/notifications', 'put'>;
 
 export type WebhookTestResult = Answer<'/api/v1/notifications/test', 'post'>;
+
+// ---- the enumerations the app lists -------------------------------------------------------
+
+/**
+ * The lists of src/lib (apiEnums.gen.ts, generated from the same document) hold exactly the values
+ * the API's types allow, both ways: a value added or removed on the server and not regenerated on
+ * both sides fails the type check here.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Listed<L extends readonly unknown[]> = L[number];
+type AllTrue<T extends true[]> = T;
+export type EnumsMatch = AllTrue<
+  [
+    Same<Listed<typeof LANGUAGE_CODES>, Prompt['language_codes'][number]>,
+    Same<Listed<typeof LANGUAGE_CODES> | null, Voice['language']>,
+    Same<Listed<typeof PROMPT_CATEGORIES>, PromptSummary['category']>,
+    Same<Listed<typeof PLAN_IDS>, User['plan']>,
+    Same<Listed<typeof PLAN_IDS>, Subscription['plan']>,
+    Same<Listed<typeof BILLING_PERIODS>, User['billing_period']>,
+    Same<Listed<typeof BILLING_PERIODS>, NonNullable<RegisterRequest['plan']>>,
+  ]
+>;

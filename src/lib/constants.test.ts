@@ -1,4 +1,15 @@
-import { ANNUAL_PRICE_USD, DEFAULT_PAGE, DEFAULT_PLAN, MONTHLY_PRICE_USD, PASSWORD_MIN_LENGTH, PLANS, annualPlanPrice, planById, planPrice } from './constants';
+import {
+  ANNUAL_PRICE_USD,
+  DEFAULT_PAGE,
+  DEFAULT_PLAN,
+  MONTHLY_PRICE_USD,
+  PASSWORD_MIN_LENGTH,
+  PLAN_IDS,
+  PLANS,
+  annualPlanPrice,
+  planById,
+  planPrice,
+} from './constants';
 
 describe('constants (spec §9)', () => {
   it('prices the annual sign-up plan at 12 months less 20 percent, rounded', () => {
@@ -20,6 +31,8 @@ describe('constants (spec §9)', () => {
       ['enterprise', 160.9, 20],
     ]);
     expect(PLANS.filter((plan) => plan.popular).map((plan) => plan.id)).toEqual(['professional']);
+    // One card per plan of the server's catalogue (PLAN_IDS, generated from the API's document), in its order.
+    expect(PLANS.map((plan) => plan.id)).toEqual([...PLAN_IDS]);
     expect(DEFAULT_PLAN).toBe('starter');
   });
 

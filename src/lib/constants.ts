@@ -2,6 +2,7 @@
  * Business constants and limits of spec section 9. The server keeps its own copy of the rules it
  * enforces (password length, plan catalogue); these are what the web app shows and checks first.
  */
+import { BILLING_PERIODS, PLAN_IDS, PROMPT_CATEGORIES } from './apiEnums.gen';
 
 /** Minimum length of a password (sign-up, password change, password reset). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -15,12 +16,12 @@ export const ANNUAL_DISCOUNT = 0.2;
 export const ANNUAL_PRICE_USD = Math.round(MONTHLY_PRICE_USD * 12 * (1 - ANNUAL_DISCOUNT));
 export const SIGNUP_CURRENCY = 'USD';
 
-export const BILLING_PERIODS = ['monthly', 'annual'] as const;
+/** The billing periods, plans and prompt categories are the server's (apiEnums.gen.ts, from the API's document). */
+export { BILLING_PERIODS, PLAN_IDS, PROMPT_CATEGORIES };
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 
 /** The plan catalogue (prices in BRL per month, every plan with unlimited processes). */
 export const PLAN_CURRENCY = 'BRL';
-export const PLAN_IDS = ['starter', 'basic', 'professional', 'business', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
 /** What a plan card lists besides its channels and unlimited processes (spec §3, Plan features). */
@@ -131,16 +132,6 @@ export const DASHBOARD_RECENT_PUBLICATIONS = 5;
 export const HISTORY_PERIODS_DAYS = [7, 30, 90] as const;
 
 /** Prompts: the 8 categories in display order (the first is the default), the default languages. */
-export const PROMPT_CATEGORIES = [
-  'drama_psicologico',
-  'suspense',
-  'romance',
-  'acao',
-  'comedia',
-  'terror',
-  'ficcao_cientifica',
-  'fantasia',
-] as const;
 export type PromptCategory = (typeof PROMPT_CATEGORIES)[number];
 export const DEFAULT_PROMPT_CATEGORY: PromptCategory = 'drama_psicologico';
 export const DEFAULT_PROMPT_LANGUAGES = ['pt', 'en'] as const;

@@ -4,30 +4,11 @@
  * are pictures drawn by components/LanguageFlag, kept out of lib so that only the feature
  * chunks that show a language carry them, never the entry chunk (/login).
  */
+import { LANGUAGE_CODES } from './apiEnums.gen';
 import type { Language } from './language';
 
-export const LANGUAGE_CODES = [
-  'pt',
-  'en',
-  'es',
-  'fr',
-  'de',
-  'it',
-  'ja',
-  'ko',
-  'zh',
-  'ru',
-  'ar',
-  'hi',
-  'tr',
-  'nl',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'pl',
-  'cs',
-] as const;
+/** The codes, in display order: the server's (src/lib/apiEnums.gen.ts, from the API's document). */
+export { LANGUAGE_CODES };
 export type LanguageCode = (typeof LANGUAGE_CODES)[number];
 
 export interface LanguageInfo {
@@ -36,6 +17,7 @@ export interface LanguageInfo {
   names: Record<Language, string>;
 }
 
+/** Every code's names: a code the server adds or drops fails the type check here. */
 const TABLE: Record<LanguageCode, Omit<LanguageInfo, 'code'>> = {
   pt: { names: { pt: 'Português', en: 'Portuguese' } },
   en: { names: { pt: 'Inglês', en: 'English' } },
