@@ -7495,6 +7495,7 @@ export interface paths {
                         music_id?: string | null;
                         name: string;
                         prompt_id: string | null;
+                        /** @description HH:MM, from 00:00 to 23:59 */
                         publication_time?: string;
                         /** @enum {string} */
                         publish_mode?: "auto" | "review";
@@ -7887,6 +7888,7 @@ export interface paths {
                         music_id?: string | null;
                         name?: string;
                         prompt_id?: string | null;
+                        /** @description HH:MM, from 00:00 to 23:59 */
                         publication_time?: string;
                         /** @enum {string} */
                         publish_mode?: "auto" | "review";

@@ -68,11 +68,11 @@ export const STEP_STATUSES = ['pending', 'running', 'done', 'error'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /**
- * A publication time, HH:MM from 00:00 to 23:59 (a one-digit hour is taken and padded): the body's
- * pattern, and the service's parse (the one description of the format).
+ * A publication time, HH:MM from 00:00 to 23:59 (a one-digit hour is taken and padded), checked in
+ * one place: the service's parse, which answers a translated 422 that names the format. The body's
+ * schema only bounds the length (and says the format), so that no time gets ajv's English instead.
  */
-export const PUBLICATION_TIME_PATTERN = '^([01]?[0-9]|2[0-3]):([0-5][0-9])$';
-export const PUBLICATION_TIME = new RegExp(PUBLICATION_TIME_PATTERN);
+export const PUBLICATION_TIME = /^([01]?[0-9]|2[0-3]):([0-5][0-9])$/;
 
 /** A process's answer (docs/api-processes.md). */
 export const processSchema = {
@@ -258,7 +258,7 @@ const processBodyProperties = {
   language: { type: 'string', enum: PROCESS_LANGUAGES },
   voice_id: reference,
   is_active: { type: 'boolean' },
-  publication_time: { type: 'string', maxLength: 5, pattern: PUBLICATION_TIME_PATTERN },
+  publication_time: { type: 'string', maxLength: 16, description: 'HH:MM, from 00:00 to 23:59' },
   publish_mode: { type: 'string', enum: PUBLISH_MODES },
   format: { type: 'string', enum: PROCESS_FORMATS },
   music_id: reference,
