@@ -29,7 +29,7 @@ const ROOMS: Room[] = [
   { name: 'app', rank: 1, paths: ['app.ts', 'routes/'] },
   // The queue's workers (runs, tick, recovery, housekeeping, deliveries) and the worker's health port.
   { name: 'worker', rank: 1, paths: ['worker/'] },
-  // The execution engine: runs, steps, the queue's workers.
+  // The execution engine: runs, leases, the steps.
   { name: 'pipeline', rank: 2, paths: ['pipeline/'] },
   // The rules, per resource.
   { name: 'services', rank: 3, paths: ['services/'] },
