@@ -10,10 +10,11 @@ import { TEST_ADMIN_EMAIL, buildTestApp, call, signUp, type TestContext } from '
  * `{ detail }`, and a refused request changes no row.
  *
  * Tables that record refusals on purpose are left out of the "no row changed" check: sign-in
- * failures (what the sign-in limit counts) and the rate limiter's counters.
+ * failures (what the sign-in limit counts), a signed-in user's wrong password checks (what the
+ * re-authentication limit counts) and the rate limiter's counters.
  */
 
-const RECORDS_REFUSALS = new Set(['login_failures', 'rate_limits']);
+const RECORDS_REFUSALS = new Set(['login_failures', 'reauth_failures', 'rate_limits']);
 /** Outbound calls fail at once: nothing listens on port 1. */
 const NOWHERE = 'http://127.0.0.1:1';
 
