@@ -96,6 +96,7 @@ export const api = withEveryResource(
 
 export { TAG_TYPES, type TagType } from './apiSlice';
 export { isRunUnderWay } from './shared';
+export { logQueryFailures } from './queryFailures';
 export * from './auth';
 export * from './sessions';
 export * from './subscription';

@@ -12,7 +12,7 @@ import {
   type PersistConfig,
 } from 'redux-persist';
 import storage from 'redux-persist/lib/storage';
-import { api, authSlice, initialAuthState, loggedOut, sessionEnded, TAG_TYPES, type AuthState } from '../api';
+import { api, authSlice, initialAuthState, loggedOut, logQueryFailures, sessionEnded, TAG_TYPES, type AuthState } from '../api';
 import {
   initialPreferences,
   languageChanged,
@@ -101,7 +101,8 @@ export function makeStore(preloaded?: PreloadedState, options: StoreOptions = {}
         serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
       })
         .prepend(storeEvents(options))
-        .concat(api.middleware),
+        // Failed queries are logged here, once each, not by every screen that shows them.
+        .concat(api.middleware, logQueryFailures),
   });
   // refetchOnFocus / refetchOnReconnect support.
   setupListeners(store.dispatch);

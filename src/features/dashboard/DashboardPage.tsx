@@ -51,13 +51,6 @@ function isProcessStatus(status: string): status is ProcessStatus {
   return Object.hasOwn(STATUS_TONE, status);
 }
 
-/** Logs a section's load failure once (spec §7: failures are logged). */
-function useLogFailure(what: string, isError: boolean, error: unknown) {
-  useEffect(() => {
-    if (isError) console.error(`Failed to load ${what}`, error);
-  }, [what, isError, error]);
-}
-
 /** The four counters: total, active, inactive processes and connected channels. */
 function StatCards() {
   const { t } = useTranslation('dashboard');
@@ -67,7 +60,6 @@ function StatCards() {
     pollingInterval: polling ? RUNS_POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
-  useLogFailure('process stats', isError, error);
   // Runs under way move between queued and running: the counters follow them meanwhile.
   const underWay = !isError && ((data?.queued ?? 0) > 0 || (data?.running ?? 0) > 0);
   useEffect(() => setPolling(underWay), [underWay]);
@@ -142,8 +134,7 @@ function RunsUnderWay({ queued, running }: { queued: number; running: number }) 
 function ReviewNotice() {
   const { t } = useTranslation('dashboard');
   const locale = useLocale();
-  const { data, error, isError } = useGetPublicationStatsQuery();
-  useLogFailure('publication stats', isError, error);
+  const { data, isError } = useGetPublicationStatsQuery();
   const waiting = isError ? 0 : (data?.awaiting_review ?? 0);
   if (waiting === 0) return null;
   return (
@@ -226,7 +217,6 @@ function RecentProcesses() {
     pollingInterval: polling ? RUNS_POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
-  useLogFailure('recent processes', isError, error);
   const processes = isError ? [] : (data?.processes ?? []).slice(0, DASHBOARD_RECENT_PROCESSES);
   const anyUnderWay = processes.some((process) => isRunUnderWay(process.status));
   useEffect(() => setPolling(anyUnderWay), [anyUnderWay]);
@@ -298,7 +288,6 @@ function PublicationRow({ publication }: { publication: Publication }) {
 function RecentPublications() {
   const { t } = useTranslation('dashboard');
   const { data, error, isLoading, isError, isFetching, refetch } = useGetPublicationsQuery(RECENT_PUBLICATIONS);
-  useLogFailure('recent publications', isError, error);
   const publications = isError ? [] : (data?.publications ?? []).slice(0, DASHBOARD_RECENT_PUBLICATIONS);
   let content;
   if (isLoading) content = <RowsSkeleton rows={DASHBOARD_RECENT_PUBLICATIONS} />;

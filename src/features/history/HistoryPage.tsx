@@ -88,10 +88,6 @@ export default function HistoryPage() {
   const [keepVideo, setKeepVideo] = useState(false);
   const { feedback, show, clear } = useFeedback();
 
-  useEffect(() => {
-    if (isError) console.error('Failed to load publications', error);
-  }, [isError, error]);
-
   // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
   const publications = isError ? [] : (data?.publications ?? []);
   const total = isError ? 0 : (data?.total ?? 0);

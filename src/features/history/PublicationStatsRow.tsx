@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorMessage, useGetPublicationStatsQuery, useRefreshPublicationStatsMutation } from '../../api';
 import { LoadErrorAlert, useLocale } from '../../components';
@@ -26,10 +25,6 @@ export function PublicationStatsRow({ onFeedback }: PublicationStatsRowProps) {
   const locale = useLocale();
   const { data, error, isLoading, isError, isFetching, refetch } = useGetPublicationStatsQuery();
   const [refreshStats, { isLoading: refreshing }] = useRefreshPublicationStatsMutation();
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load publication stats', error);
-  }, [isError, error]);
 
   const refresh = async () => {
     try {

@@ -13,7 +13,7 @@ import Skeleton from '@mui/material/Skeleton';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   errorDetail,
@@ -194,10 +194,6 @@ export default function SubscriptionPage() {
   const [billingOpen, setBillingOpen] = useState(false);
   const { feedback, show, clear } = useFeedback();
   const timeZone = user?.time_zone;
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load the subscription', error);
-  }, [isError, error]);
 
   const confirm = async () => {
     if (!choice) return;

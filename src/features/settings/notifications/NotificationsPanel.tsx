@@ -9,7 +9,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -39,11 +39,7 @@ import {
  */
 export function NotificationsPanel({ banner }: PanelProps) {
   const { t } = useTranslation('settings');
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetNotificationSettingsQuery();
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load the notification settings', error);
-  }, [isError, error]);
+  const { data, error, isLoading, isFetching, refetch } = useGetNotificationSettingsQuery();
 
   let content;
   if (isLoading) content = <ListSkeleton rows={4} />;

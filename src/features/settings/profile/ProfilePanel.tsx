@@ -3,7 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useMeQuery, useUpdateProfileMutation, type User } from '../../../api';
@@ -23,11 +22,7 @@ import { TimeZoneInput } from './TimeZoneInput';
  */
 export function ProfilePanel({ banner }: PanelProps) {
   const { t } = useTranslation('settings');
-  const { data: user, error, isLoading, isError, isFetching, refetch } = useMeQuery();
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load the profile', error);
-  }, [isError, error]);
+  const { data: user, error, isLoading, isFetching, refetch } = useMeQuery();
 
   let content;
   if (isLoading) content = <ListSkeleton rows={3} />;

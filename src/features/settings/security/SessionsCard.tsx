@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import {
@@ -37,10 +37,6 @@ export function SessionsCard({ banner }: PanelProps) {
   const [revokeOthers] = useRevokeOtherSessionsMutation();
   const [revoking, setRevoking] = useState<Session | null>(null);
   const [confirmOthers, setConfirmOthers] = useState(false);
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load sessions', error);
-  }, [isError, error]);
 
   const sessions = isError ? [] : (data?.sessions ?? []);
   const others = sessions.filter((session) => !session.current).length;
