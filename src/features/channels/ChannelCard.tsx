@@ -1,18 +1,11 @@
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
-import ToggleOff from '@mui/icons-material/ToggleOff';
-import ToggleOn from '@mui/icons-material/ToggleOn';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useToggleChannelMutation, type Channel } from '../../api';
 import { useLocale } from '../../components';
+import { RowActions } from '../../components/RowActions';
 import { StatusChip } from '../../components/StatusChip';
-import { SwitchOffDialog, stopsProcesses } from '../../components/SwitchOffDialog';
 import { formatCount } from '../../lib/numbers';
 import { channelLabel } from './schemas';
 import { DIMMED_OPACITY } from '../../components/dimmed';
@@ -34,8 +27,6 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
   const name = channelLabel(channel);
   const active = channel.is_active;
 
-  const [confirming, setConfirming] = useState(false);
-
   const toggle = async () => {
     try {
       const updated = await toggleChannel(channel.id).unwrap();
@@ -43,12 +34,8 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
     } catch (error) {
       console.error('Failed to toggle channel', error);
       onToggled('error', t('messages.toggleFailed'));
-    } finally {
-      setConfirming(false);
     }
   };
-  // Switching off a channel that active processes use asks first: they stop with it.
-  const onToggle = () => (stopsProcesses(active, channel.active_process_count) ? setConfirming(true) : void toggle());
 
   const facts: [string, string][] = [
     [t('card.minViews'), formatCount(channel.min_views, locale)],
@@ -57,7 +44,6 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
     [t('card.videos'), formatCount(channel.video_count, locale)],
     [t('card.views'), formatCount(channel.view_count, locale)],
   ];
-  const toggleLabel = active ? t('card.disable', { name }) : t('card.enable', { name });
 
   return (
     <Paper
@@ -83,31 +69,16 @@ export function ChannelCard({ channel, onEdit, onRemove, onToggled }: ChannelCar
         </Box>
         <FactList facts={facts} />
       </Box>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, borderTop: 1, borderColor: 'divider', pt: 1 }}>
-        <Tooltip title={toggleLabel} describeChild>
-          <span>
-            <IconButton aria-label={toggleLabel} onClick={onToggle} disabled={toggling} color={active ? 'success' : 'default'}>
-              {active ? <ToggleOn /> : <ToggleOff />}
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title={t('card.edit', { name })}>
-          <IconButton aria-label={t('card.edit', { name })} onClick={() => onEdit(channel)}>
-            <EditOutlined />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t('card.remove', { name })}>
-          <IconButton aria-label={t('card.remove', { name })} onClick={() => onRemove(channel)} color="error">
-            <DeleteOutline />
-          </IconButton>
-        </Tooltip>
-      </Box>
-      <SwitchOffDialog
-        open={confirming}
+      <RowActions
         name={name}
-        count={channel.active_process_count}
-        onConfirm={toggle}
-        onClose={() => setConfirming(false)}
+        active={active}
+        onToggle={toggle}
+        toggling={toggling}
+        activeProcesses={channel.active_process_count}
+        onEdit={() => onEdit(channel)}
+        onDelete={() => onRemove(channel)}
+        deleteLabel={t('card.remove', { name })}
+        sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, borderTop: 1, borderColor: 'divider', pt: 1 }}
       />
     </Paper>
   );

@@ -16,15 +16,17 @@ import {
   useToggleProcessMutation,
   type Process,
 } from '../../api';
-import { EmptyState, LoadErrorAlert, PageHeader } from '../../components';
+import { PageHeader } from '../../components';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FeedbackSnackbar, useFeedback } from '../../components/Feedback';
+import { ListBody } from '../../components/ListBody';
+import { useListPage } from '../../components/ListPager';
 import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
+import { useConfirmedDelete } from '../../components/useConfirmedDelete';
 import { ChannelChangeDialog } from './ChannelChangeDialog';
 import { ExecutionDialog } from './ExecutionDialog';
 import { ProcessCard, type ProcessAction } from './ProcessCard';
 import { ProcessDialog } from './ProcessDialog';
-import { ListPager, useListPage } from '../../components/ListPager';
 
 /** While a process runs, the list is fetched again this often, so its badge follows the run. */
 
@@ -39,7 +41,7 @@ export default function ProcessesPage() {
   const { t } = useTranslation(['processes', 'common']);
   const [polling, setPolling] = useState(false);
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useGetProcessesQuery(pageArgs, {
+  const query = useGetProcessesQuery(pageArgs, {
     pollingInterval: polling ? RUNS_POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
@@ -48,17 +50,16 @@ export default function ProcessesPage() {
   const [deleteProcess] = useDeleteProcessMutation();
   const [toggling, setToggling] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
-  // The process being deleted stays named while its confirmation closes.
-  const [removing, setRemoving] = useState<Process | null>(null);
-  const [confirmOpen, setConfirmOpen] = useState(false);
   const { feedback, show, clear } = useFeedback();
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load processes', error);
-  }, [isError, error]);
+  const removal = useConfirmedDelete({
+    remove: (process: Process) => deleteProcess(process.id).unwrap(),
+    onDeleted: (process) => show('success', t('messages.removed', { name: process.name })),
+    onFailed: (_process, failure) => show('error', errorDetail(failure) ?? t('messages.removeFailed')),
+    failureLog: 'Failed to delete process',
+  });
 
   // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
-  const processes = isError ? [] : (data?.processes ?? []);
+  const processes = query.isError ? [] : (query.data?.processes ?? []);
   // A run under way (waiting in the queue or running) changes the list: it is fetched again meanwhile.
   const anyRunning = processes.some((process) => isRunUnderWay(process.status));
   useEffect(() => setPolling(anyRunning), [anyRunning]);
@@ -97,29 +98,13 @@ export default function ProcessesPage() {
     }
   };
 
-  const remove = async () => {
-    if (!removing) return;
-    try {
-      await deleteProcess(removing.id).unwrap();
-      show('success', t('messages.removed', { name: removing.name }));
-    } catch (failure) {
-      console.error('Failed to delete process', failure);
-      show('error', errorDetail(failure) ?? t('messages.removeFailed'));
-    } finally {
-      setConfirmOpen(false);
-    }
-  };
-
   const onAction = (action: ProcessAction, process: Process) => {
     if (action === 'execute') void execute(process);
     else if (action === 'toggle') void toggle(process);
     else if (action === 'edit') setDialog({ kind: 'edit', id: process.id });
     else if (action === 'channel') setDialog({ kind: 'channel', id: process.id });
     else if (action === 'details') setDialog({ kind: 'execution', id: process.id });
-    else {
-      setRemoving(process);
-      setConfirmOpen(true);
-    }
+    else removal.ask(process);
   };
 
   const createButton = (
@@ -128,50 +113,40 @@ export default function ProcessesPage() {
     </Button>
   );
 
-  let content;
-  if (isLoading) {
-    content = <CardGridSkeleton />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (processes.length === 0) {
-    content = <EmptyState icon={<AccountTreeOutlined />} message={t('empty')} action={createButton} />;
-  } else {
-    content = (
-      <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
-        {processes.map((process) => (
-          <ProcessCard key={process.id} process={process} toggling={toggling === process.id} onAction={onAction} />
-        ))}
-      </Box>
-    );
-  }
-
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} action={createButton} />
       <Alert severity="info" variant="outlined" role="note" sx={{ mb: 3 }}>
         {t('info')}
       </Alert>
-      {content}
-      {data && !isError && <ListPager page={page} shown={processes.length} total={data.total} onPage={setPage} />}
+      <ListBody
+        query={query}
+        rows={processes}
+        loadFailed={t('loadFailed')}
+        reason={errorDetail(query.error)}
+        empty={{ icon: <AccountTreeOutlined />, message: t('empty'), action: createButton }}
+        page={page}
+        onPage={setPage}
+        skeleton={<CardGridSkeleton />}
+      >
+        {(rows) => (
+          <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
+            {rows.map((process) => (
+              <ProcessCard key={process.id} process={process} toggling={toggling === process.id} onAction={onAction} />
+            ))}
+          </Box>
+        )}
+      </ListBody>
       {dialog?.kind === 'create' && <ProcessDialog onClose={close} onSaved={saved} />}
       {dialog?.kind === 'edit' && target && <ProcessDialog process={target} onClose={close} onSaved={saved} />}
       {dialog?.kind === 'channel' && target && <ChannelChangeDialog process={target} onClose={close} onSaved={saved} />}
       {dialog?.kind === 'execution' && target && <ExecutionDialog process={target} onClose={close} onFeedback={show} />}
       <ConfirmDialog
-        open={confirmOpen}
-        title={t('remove.title', { name: removing?.name ?? '' })}
+        {...removal.dialog}
+        title={t('remove.title', { name: removal.target?.name ?? '' })}
         message={t('remove.message')}
         confirmLabel={t('remove.confirm')}
         busyLabel={t('remove.removing')}
-        onConfirm={remove}
-        onClose={() => setConfirmOpen(false)}
       />
       <FeedbackSnackbar feedback={feedback} onClose={clear} />
     </>

@@ -11,11 +11,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useListPromptsQuery, useMeQuery, type PromptSummary } from '../../api';
-import { EmptyState, LoadErrorAlert, PageHeader } from '../../components';
+import { PageHeader } from '../../components';
 import { FeedbackSnackbar, useFeedback } from '../../components/Feedback';
+import { ListBody } from '../../components/ListBody';
+import { useListPage } from '../../components/ListPager';
 import { ListSkeleton } from '../../components/Skeletons';
 import { PromptDeleteDialog } from './PromptDeleteDialog';
 import { PromptDescriptionDialog } from './PromptDescriptionDialog';
@@ -24,7 +26,6 @@ import { PromptCard } from './PromptCard';
 import type { PromptAction } from './PromptParts';
 import { PromptRow } from './PromptRow';
 import { PromptViewDialog } from './PromptViewDialog';
-import { ListPager, useListPage } from '../../components/ListPager';
 
 type EditorState = { mode: 'create' } | { mode: 'edit'; id: string } | null;
 
@@ -40,19 +41,15 @@ export default function PromptsPage() {
   const { data: user } = useMeQuery();
   const admin = user?.is_admin === true;
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListPromptsQuery(pageArgs);
+  const query = useListPromptsQuery(pageArgs);
   const [editor, setEditor] = useState<EditorState>(null);
   const [viewing, setViewing] = useState<PromptSummary | null>(null);
   const [describing, setDescribing] = useState<PromptSummary | null>(null);
   const [deleting, setDeleting] = useState<PromptSummary | null>(null);
   const { feedback, show, clear } = useFeedback();
 
-  useEffect(() => {
-    if (isError) console.error('Failed to load prompts', error);
-  }, [isError, error]);
-
   // A list that failed to load is empty (spec §7); the alert says so and offers a retry.
-  const prompts = isError ? [] : (data?.prompts ?? []);
+  const prompts = query.isError ? [] : (query.data?.prompts ?? []);
   const openCreate = () => setEditor({ mode: 'create' });
   const saved = (message: string) => {
     setEditor(null);
@@ -73,63 +70,53 @@ export default function PromptsPage() {
     </Button>
   );
 
-  let content;
-  if (isLoading) {
-    content = <ListSkeleton rows={4} />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (prompts.length === 0) {
-    content = (
-      <EmptyState
-        icon={<ArticleOutlined />}
-        message={admin ? t('emptyAdmin') : t('empty')}
-        action={admin ? createButton : undefined}
-      />
-    );
-  } else if (narrow) {
-    // Phones: a card per prompt; nothing to scroll sideways.
-    content = (
-      <Box component="section" aria-label={t('table.label')} sx={{ display: 'grid', gap: 1.5 }}>
-        {prompts.map((prompt) => (
-          <PromptCard key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
-        ))}
-      </Box>
-    );
-  } else {
-    content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label={t('table.label')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('table.name')}</TableCell>
-              <TableCell>{t('table.description')}</TableCell>
-              <TableCell>{t('table.status')}</TableCell>
-              <TableCell>{t('table.updatedAt')}</TableCell>
-              <TableCell align="right">{t('table.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {prompts.map((prompt) => (
-              <PromptRow key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
-  }
-
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} action={admin ? createButton : undefined} />
-      {content}
-      {data && !isError && <ListPager page={page} shown={prompts.length} total={data.total} onPage={setPage} />}
+      <ListBody
+        query={query}
+        rows={prompts}
+        loadFailed={t('loadFailed')}
+        reason={errorDetail(query.error)}
+        empty={{
+          icon: <ArticleOutlined />,
+          message: admin ? t('emptyAdmin') : t('empty'),
+          action: admin ? createButton : undefined,
+        }}
+        page={page}
+        onPage={setPage}
+        skeleton={<ListSkeleton rows={4} />}
+      >
+        {(rows) =>
+          narrow ? (
+            // Phones: a card per prompt; nothing to scroll sideways.
+            <Box component="section" aria-label={t('table.label')} sx={{ display: 'grid', gap: 1.5 }}>
+              {rows.map((prompt) => (
+                <PromptCard key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
+              ))}
+            </Box>
+          ) : (
+            <TableContainer component={Paper} variant="outlined">
+              <Table aria-label={t('table.label')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('table.name')}</TableCell>
+                    <TableCell>{t('table.description')}</TableCell>
+                    <TableCell>{t('table.status')}</TableCell>
+                    <TableCell>{t('table.updatedAt')}</TableCell>
+                    <TableCell align="right">{t('table.actions')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {rows.map((prompt) => (
+                    <PromptRow key={prompt.id} prompt={prompt} admin={admin} onAction={onAction} onToggled={show} />
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          )
+        }
+      </ListBody>
       {admin && editor && (
         <PromptEditorDialog
           promptId={editor.mode === 'edit' ? editor.id : undefined}

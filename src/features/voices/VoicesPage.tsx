@@ -4,16 +4,16 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorDetail, useListVoicesQuery, useMeQuery, type Voice } from '../../api';
-import { EmptyState, LoadErrorAlert, PageHeader, useLocale } from '../../components';
+import { PageHeader, useLocale } from '../../components';
+import { ListBody } from '../../components/ListBody';
+import { useListPage } from '../../components/ListPager';
 import { CARD_GRID_SX, CardGridSkeleton } from '../../components/Skeletons';
 import { useSamplePlayer } from '../../components/useSamplePlayer';
 import { formatCount } from '../../lib/numbers';
 import { VoiceCard } from './VoiceCard';
-import { ListPager, useListPage } from '../../components/ListPager';
 
 /** The three counters above the gallery. */
 function Counters({ voices }: { voices: readonly Voice[] }) {
@@ -51,57 +51,46 @@ export default function VoicesPage() {
   const { data: user } = useMeQuery();
   const admin = user?.is_admin === true;
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListVoicesQuery(pageArgs);
+  const query = useListVoicesQuery(pageArgs);
+  const { isLoading, isError } = query;
   const { playingId, failedId, toggle } = useSamplePlayer();
 
-  useEffect(() => {
-    if (isError) console.error('Failed to load voices', error);
-  }, [isError, error]);
-
   // A list that failed to load is emptied (spec §8).
-  const voices = isError ? [] : (data?.voices ?? []);
+  const voices = isError ? [] : (query.data?.voices ?? []);
   const manage = admin ? (
     <Button variant="outlined" startIcon={<SettingsOutlined />} component={RouterLink} to="/settings?tab=voices">
       {t('manage')}
     </Button>
   ) : undefined;
 
-  let content;
-  if (isLoading) {
-    content = <CardGridSkeleton />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (voices.length === 0) {
-    content = <EmptyState icon={<RecordVoiceOverOutlined />} message={admin ? t('emptyAdmin') : t('empty')} action={manage} />;
-  } else {
-    content = (
-      <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
-        {voices.map((voice) => (
-          <VoiceCard
-            key={voice.id}
-            voice={voice}
-            playing={playingId === voice.id}
-            unplayable={failedId === voice.id}
-            onToggleSample={(target) => toggle(target.id, target.sample_url)}
-          />
-        ))}
-      </Box>
-    );
-  }
-
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} action={manage} />
       {!isLoading && !isError && <Counters voices={voices} />}
-      {content}
-      {data && !isError && <ListPager page={page} shown={voices.length} total={data.total} onPage={setPage} />}
+      <ListBody
+        query={query}
+        rows={voices}
+        loadFailed={t('loadFailed')}
+        reason={errorDetail(query.error)}
+        empty={{ icon: <RecordVoiceOverOutlined />, message: admin ? t('emptyAdmin') : t('empty'), action: manage }}
+        page={page}
+        onPage={setPage}
+        skeleton={<CardGridSkeleton />}
+      >
+        {(rows) => (
+          <Box component="section" aria-label={t('list')} sx={CARD_GRID_SX}>
+            {rows.map((voice) => (
+              <VoiceCard
+                key={voice.id}
+                voice={voice}
+                playing={playingId === voice.id}
+                unplayable={failedId === voice.id}
+                onToggleSample={(target) => toggle(target.id, target.sample_url)}
+              />
+            ))}
+          </Box>
+        )}
+      </ListBody>
     </>
   );
 }

@@ -14,7 +14,6 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -28,6 +27,7 @@ import {
 } from '../../../api';
 import { FormErrorAlert, LoadErrorAlert, PasswordField, TextInput, useLocale } from '../../../components';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/useConfirmedDelete';
 import { ListSkeleton } from '../../../components/Skeletons';
 import { StatusChip, type StatusTone } from '../../../components/StatusChip';
 import { formatDateTime } from '../../../lib/dates';
@@ -44,10 +44,6 @@ const USAGES = ['content', 'scripts', 'titles', 'descriptions'] as const;
 export function ChatModelPanel({ banner }: PanelProps) {
   const { t } = useTranslation('settings');
   const { data, error, isLoading, isError, isFetching, refetch } = useGetChatModelConfigQuery();
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load the ChatGPT configuration', error);
-  }, [isError, error]);
 
   return (
     <>
@@ -84,7 +80,6 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
   const [updateConfig] = useUpdateChatModelConfigMutation();
   const [deleteConfig] = useDeleteChatModelConfigMutation();
   const [testChatModel, { isLoading: testing }] = useTestChatModelMutation();
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const {
     control,
     handleSubmit,
@@ -141,19 +136,19 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
     }
   };
 
-  const onDelete = async () => {
-    banner.clear();
-    try {
-      await deleteConfig().unwrap();
+  // The one configuration: nothing to name, the dialog says what goes.
+  const deletion = useConfirmedDelete({
+    remove: () => {
+      banner.clear();
+      return deleteConfig().unwrap();
+    },
+    onDeleted: () => {
       reset(formValuesOf(null));
       banner.show('success', t('chatModel.messages.deleted'));
-    } catch (error) {
-      console.error('Failed to delete the ChatGPT configuration', error);
-      banner.show('error', t('chatModel.messages.deleteFailed'));
-    } finally {
-      setConfirmingDelete(false);
-    }
-  };
+    },
+    onFailed: () => banner.show('error', t('chatModel.messages.deleteFailed')),
+    failureLog: 'Failed to delete the ChatGPT configuration',
+  });
 
   const status = statusOf(config);
   const keyLabel = t('chatModel.apiKey');
@@ -281,7 +276,7 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
               {isSubmitting ? t('common:actions.saving') : configured ? t('chatModel.update') : t('chatModel.save')}
             </Button>
             {configured && (
-              <Button variant="outlined" color="error" onClick={() => setConfirmingDelete(true)} sx={{ ml: { sm: 'auto' } }}>
+              <Button variant="outlined" color="error" onClick={() => deletion.ask(true)} sx={{ ml: { sm: 'auto' } }}>
                 {t('chatModel.delete')}
               </Button>
             )}
@@ -328,13 +323,10 @@ function ChatModelSettings({ config, banner }: { config: ChatModelConfig | null;
         </Paper>
       </Stack>
       <ConfirmDialog
-        open={confirmingDelete}
+        {...deletion.dialog}
         title={t('chatModel.deleteDialog.title')}
         message={t('chatModel.deleteDialog.message')}
         confirmLabel={t('chatModel.deleteDialog.confirm')}
-        busyLabel={t('common:actions.deleting')}
-        onConfirm={onDelete}
-        onClose={() => setConfirmingDelete(false)}
       />
     </Box>
   );

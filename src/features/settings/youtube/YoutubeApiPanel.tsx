@@ -1,20 +1,19 @@
 import Add from '@mui/icons-material/Add';
 import YouTube from '@mui/icons-material/YouTube';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
-import { api, errorDetail, useDeleteYoutubeApiMutation, useListYoutubeApisQuery, type YoutubeApi } from '../../../api';
-import { EmptyState, LoadErrorAlert } from '../../../components';
+import { api, useDeleteYoutubeApiMutation, useListYoutubeApisQuery, type YoutubeApi } from '../../../api';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ListSkeleton } from '../../../components/Skeletons';
+import { useListPage } from '../../../components/ListPager';
+import { useConfirmedDelete } from '../../../components/useConfirmedDelete';
 import type { PanelProps } from '../banner';
+import { CatalogueList } from '../CatalogueList';
 import { PanelHeader } from '../PanelHeader';
 import { useAuthorizationWindow } from './useAuthorizationWindow';
 import { YoutubeApiDialog } from './YoutubeApiDialog';
 import { YoutubeApiItem } from './YoutubeApiItem';
-import { ListPager, useListPage } from '../../../components/ListPager';
 
 type DialogState = { config?: YoutubeApi } | null;
 
@@ -23,14 +22,19 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
   const { t } = useTranslation(['settings', 'common']);
   const dispatch = useDispatch();
   const { page, setPage, args: pageArgs } = useListPage();
-  const { data, error, isLoading, isError, isFetching, refetch } = useListYoutubeApisQuery(pageArgs);
+  const query = useListYoutubeApisQuery(pageArgs);
+  const { data, isError } = query;
   const [deleteConfig] = useDeleteYoutubeApiMutation();
   const [dialog, setDialog] = useState<DialogState>(null);
-  const [deleting, setDeleting] = useState<YoutubeApi | null>(null);
-
-  useEffect(() => {
-    if (isError) console.error('Failed to load YouTube API configurations', error);
-  }, [isError, error]);
+  const deletion = useConfirmedDelete({
+    remove: (config: YoutubeApi) => {
+      banner.clear();
+      return deleteConfig(config.id).unwrap();
+    },
+    onDeleted: (config) => banner.show('success', t('youtube.messages.deleted', { name: config.name })),
+    onFailed: () => banner.show('error', t('youtube.messages.deleteFailed')),
+    failureLog: 'Failed to delete YouTube API configuration',
+  });
 
   // The window's test refreshed the channel's counts too.
   const reload = (id: string) =>
@@ -55,48 +59,25 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
     setDialog({});
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    banner.clear();
-    try {
-      await deleteConfig(deleting.id).unwrap();
-      banner.show('success', t('youtube.messages.deleted', { name: deleting.name }));
-    } catch (failure) {
-      console.error('Failed to delete YouTube API configuration', failure);
-      banner.show('error', t('youtube.messages.deleteFailed'));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const addButton = (
+    <Button variant="contained" startIcon={<Add />} onClick={openCreate}>
+      {t('youtube.add')}
+    </Button>
+  );
 
-  let content;
-  if (isLoading) {
-    content = <ListSkeleton />;
-  } else if (isError) {
-    content = (
-      <LoadErrorAlert
-        message={t('youtube.loadFailed')}
-        reason={errorDetail(error)}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-      />
-    );
-  } else if (configs.length === 0) {
-    content = (
-      <EmptyState
-        icon={<YouTube />}
-        message={t('youtube.empty')}
-        action={
-          <Button variant="contained" startIcon={<Add />} onClick={openCreate}>
-            {t('youtube.add')}
-          </Button>
-        }
-      />
-    );
-  } else {
-    content = (
-      <Box component="ul" aria-label={t('menu.youtube')} sx={{ m: 0, p: 0, display: 'grid', gap: 1.5 }}>
-        {configs.map((config) => (
+  return (
+    <>
+      <PanelHeader title={t('menu.youtube')} subtitle={t('youtube.subtitle')} action={addButton} />
+      <CatalogueList
+        query={query}
+        rows={configs}
+        label={t('menu.youtube')}
+        loadFailed={t('youtube.loadFailed')}
+        empty={{ icon: <YouTube />, message: t('youtube.empty'), action: addButton }}
+        page={page}
+        onPage={setPage}
+      >
+        {(config) => (
           <YoutubeApiItem
             key={config.id}
             config={config}
@@ -106,26 +87,10 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
               banner.clear();
               setDialog({ config: target });
             }}
-            onDelete={setDeleting}
+            onDelete={deletion.ask}
           />
-        ))}
-      </Box>
-    );
-  }
-
-  return (
-    <>
-      <PanelHeader
-        title={t('menu.youtube')}
-        subtitle={t('youtube.subtitle')}
-        action={
-          <Button variant="contained" startIcon={<Add />} onClick={openCreate}>
-            {t('youtube.add')}
-          </Button>
-        }
-      />
-      {content}
-      {data && !isError && <ListPager page={page} shown={configs.length} total={data.total} onPage={setPage} />}
+        )}
+      </CatalogueList>
       {dialog && (
         <YoutubeApiDialog
           config={dialog.config}
@@ -139,13 +104,10 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
         />
       )}
       <ConfirmDialog
-        open={deleting !== null}
-        title={t('youtube.delete.title', { name: deleting?.name ?? '' })}
+        {...deletion.dialog}
+        title={t('youtube.delete.title', { name: deletion.target?.name ?? '' })}
         message={t('youtube.delete.message')}
         confirmLabel={t('youtube.delete.confirm')}
-        busyLabel={t('common:actions.deleting')}
-        onConfirm={remove}
-        onClose={() => setDeleting(null)}
       />
     </>
   );
