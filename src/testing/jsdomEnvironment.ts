@@ -14,11 +14,16 @@
  * element is matched only against the rules that could apply to it, still by jsdom's own matcher
  * and in document order. Same declarations, same values, same visibility: no assertion weakens.
  * src/testing/jsdomEnvironment.test.tsx compares the two on a rendered screen, element by element.
+ *
+ * It replaces one function of jsdom 26 (helpers/style-rules.js, getDeclarationForElement) and reads
+ * its internals: an upgrade of jsdom that moves them fails loudly here or in that test. A rule's
+ * keys are kept with the rule: a selector rewritten in place (`rule.selectorText = ...`, which
+ * neither emotion nor MUI do) would keep its old ones; added or removed rules and sheets are seen.
  */
-import { createRequire } from 'node:module';
-// Requires jsdom only when it builds a window, so after the change below.
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
+// Requires jsdom only when it builds a window, so after the change below.
 import JsdomEnvironment from 'jest-environment-jsdom';
+import { createRequire } from 'node:module';
 import { ruleKeys } from './styleIndex';
 
 const fromJsdom = createRequire(require.resolve('jsdom'));
@@ -191,6 +196,9 @@ function getDeclarationForElement(element: ElementImpl): StyleDeclaration {
 // Window.js takes getDeclarationForElement when it is first loaded; getResolvedValue looks it up at
 // every call. Too late if jsdom's window was loaded already: then say so rather than run slowly.
 const windowModule = fromJsdom.resolve('./jsdom/browser/Window.js');
+if (typeof styleRules.getDeclarationForElement !== 'function' || typeof matchesDontThrow !== 'function') {
+  throw new Error('src/testing/jsdomEnvironment.ts was written for jsdom 26: its style helpers moved.');
+}
 if (!styleRules.indexed && require.cache[windowModule]) {
   throw new Error("jsdom's window was loaded before src/testing/jsdomEnvironment.ts could index its style rules.");
 }
