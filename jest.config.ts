@@ -56,8 +56,7 @@ const config: Config = {
   projects: [
     {
       displayName: 'web',
-      // jsdom with its style rules indexed: the same cascade, found without matching every rule.
-      testEnvironment: '<rootDir>/src/testing/jsdomEnvironment.ts',
+      testEnvironment: 'jsdom',
       roots: ['<rootDir>/src', '<rootDir>/locales'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       transform: tsJest('<rootDir>/tsconfig.json'),
