@@ -6,7 +6,7 @@
 // compressed, as `name.js.br` (brotli, quality 11) and `name.js.gz` (gzip, level 9), which the server
 // sends as they are by the browser's Accept-Encoding (@fastify/static `preCompressed`): the best
 // compression, paid once at build time instead of on every request.
-const { execFile } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
@@ -62,55 +62,53 @@ function inlinePreferencesScript() {
   return `<script>${code}</script>`;
 }
 
-/** Runs scripts/prerender.tsx: the sign-in screen rendered, `{ [variant]: { head, root } }`. */
-function prerenderLogin() {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'scripts/prerender.tsx')],
+/**
+ * Runs scripts/prerender.tsx: the screens served already rendered (src/app/prerender.tsx,
+ * `PRERENDERED_SCREENS`), `{ "login-en-dark.html": { head, root }, ... }`. Before the build, since
+ * their file names are its pages' names.
+ */
+function prerenderScreens() {
+  try {
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'scripts/prerender.tsx')], {
+      cwd: __dirname,
       // Production: React's production renderer, and Emotion's class names without the labels it
       // adds in development, so they are the ones the app's bundle makes.
-      { cwd: __dirname, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) return reject(new Error(`prerendering the sign-in screen failed: ${error.message}\n${stderr}`));
-        try {
-          resolve(JSON.parse(stdout));
-        } catch (parseError) {
-          reject(new Error(`prerendering the sign-in screen printed no JSON: ${parseError.message}\n${stderr}`));
-        }
-      },
-    );
-  });
+      env: { ...process.env, NODE_ENV: 'production' },
+      maxBuffer: 64 * 1024 * 1024,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return JSON.parse(stdout);
+  } catch (error) {
+    throw new Error(`prerendering the screens failed: ${error.message}\n${error.stderr ?? ''}`);
+  }
 }
 
-/** The sign-in screen's pages: one per language and theme (src/app/prerender.tsx). */
-const LOGIN_VARIANTS = ['pt-dark', 'pt-light', 'en-dark', 'en-light'];
-const loginPage = (variant) => `login-${variant}.html`;
-
 /**
- * The production pages: the preferences script inline in every one, and login-<variant>.html, the
- * app's page with the sign-in screen already rendered in it in one language and theme, so that
- * /login paints before the app's JavaScript runs. The server sends the visitor's for /login
- * (server/src/lib/webPages.ts) and index.html for every other address of the app.
+ * The production pages: the preferences script inline in every one, and `<screen>-<variant>.html`
+ * (login-en-dark.html, signup-pt-light.html...), the app's page with a signed-out screen already
+ * rendered in it in one language and theme, so that it paints before the app's JavaScript runs.
+ * The server sends the visitor's for the screen's address (server/src/lib/webPages.ts) and
+ * index.html for every other address of the app.
  */
 class ProductionPagesPlugin {
+  constructor(prerendered) {
+    this.prerendered = prerendered;
+  }
+
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('ProductionPagesPlugin', (compilation) => {
-      let prerendered;
       HtmlWebpackPlugin.getHooks(compilation).beforeEmit.tapPromise('ProductionPagesPlugin', async (data) => {
         if (!data.html.includes(PREFERENCES_SCRIPT) || !data.html.includes(EMPTY_ROOT)) {
           throw new Error(`${data.outputName}: public/index.html no longer has the preferences script or the empty #root`);
         }
         const script = inlinePreferencesScript();
-        const variant = LOGIN_VARIANTS.find((name) => data.outputName === loginPage(name));
-        if (!variant) return { ...data, html: data.html.replace(PREFERENCES_SCRIPT, () => script) };
-        // One run renders every variant.
-        prerendered ??= prerenderLogin();
-        const { head, root } = (await prerendered)[variant];
+        const page = this.prerendered[data.outputName];
+        if (!page) return { ...data, html: data.html.replace(PREFERENCES_SCRIPT, () => script) };
         // The styles go before the preferences script, which reads them.
         const html = data.html
-          .replace(PREFERENCES_SCRIPT, () => `${head}${script}`)
-          .replace(EMPTY_ROOT, () => `<div id="root">${root}</div>`);
+          .replace(PREFERENCES_SCRIPT, () => `${page.head}${script}`)
+          .replace(EMPTY_ROOT, () => `<div id="root">${page.root}</div>`);
         return { ...data, html };
       });
     });
@@ -119,6 +117,7 @@ class ProductionPagesPlugin {
 
 module.exports = (_env = {}, argv = {}) => {
   const production = argv.mode === 'production';
+  const prerendered = production ? prerenderScreens() : {};
   return {
     mode: production ? 'production' : 'development',
     entry: { main: './src/index.tsx' },
@@ -161,7 +160,7 @@ module.exports = (_env = {}, argv = {}) => {
       splitChunks: { chunks: 'async', minSize: 40_000 },
     },
     plugins: [
-      ...['index.html', ...(production ? LOGIN_VARIANTS.map(loginPage) : [])].map(
+      ...['index.html', ...Object.keys(prerendered)].map(
         (filename) =>
           new HtmlWebpackPlugin({
             filename,
@@ -181,7 +180,7 @@ module.exports = (_env = {}, argv = {}) => {
             },
           }),
       ),
-      ...(production ? [new ProductionPagesPlugin()] : []),
+      ...(production ? [new ProductionPagesPlugin(prerendered)] : []),
       new CopyWebpackPlugin({
         // preferences.js is inlined into the pages in production; the development server serves it from public/.
         patterns: [

@@ -2,11 +2,11 @@
 // Security Policy allows no inline script): the theme and the language the visitor chose, as
 // src/app/persisted.ts keeps them in localStorage, so that a light-theme page never starts dark.
 //
-// On the page served for /login, which holds the sign-in screen already rendered in one language
-// and theme (src/app/prerender.tsx), the attributes set here say whether it is the visitor's (CSS
-// shows it only then); this script focuses its email field when the page is parsed, and holds back
-// a submit until the app can send it (src/lib/prerendered.ts). It also keeps the view cookie, by
-// which the server picks that page.
+// On the pages served for /login and /signup, which hold the screen already rendered in one
+// language and theme (src/app/prerender.tsx), the attributes set here say whether it is the
+// visitor's (CSS shows it only then); this script focuses its first field when the page is parsed,
+// and holds back a submit until the app can send it (src/lib/prerendered.ts). It also keeps the
+// view cookie, by which the server picks that page.
 /* global document, localStorage, navigator -- a browser script */
 (function () {
   var root = document.documentElement;

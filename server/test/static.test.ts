@@ -16,11 +16,12 @@ function fakeBuild(dir: string): void {
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.br'), zlib.brotliCompressSync(bundle));
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.gz'), zlib.gzipSync(bundle));
   fs.writeFileSync(path.join(dir, 'assets', 'main.0123456789ab.js.map'), '{"version":3,"sources":["secret.ts"]}');
-  // The sign-in screen's pages, one per language and theme, with the pages' inline script.
-  for (const variant of ['pt-dark', 'pt-light', 'en-dark', 'en-light']) {
-    const page = `<!doctype html><html><head><script>${INLINE_SCRIPT}</script></head><body><div id="root">${variant}</div></body></html>`;
-    fs.writeFileSync(path.join(dir, `login-${variant}.html`), page);
-  }
+  // The prerendered screens' pages (sign-in, sign-up), one per language and theme, with the pages' inline script.
+  for (const screen of ['login', 'signup'])
+    for (const variant of ['pt-dark', 'pt-light', 'en-dark', 'en-light']) {
+      const page = `<!doctype html><html><head><script>${INLINE_SCRIPT}</script></head><body><div id="root">${screen} ${variant}</div></body></html>`;
+      fs.writeFileSync(path.join(dir, `${screen}-${variant}.html`), page);
+    }
 }
 
 const INLINE_SCRIPT = 'document.documentElement.lang="en";';
@@ -63,20 +64,20 @@ describe('serving the web app', () => {
     expect(route.headers['cache-control']).toBe('no-cache');
   });
 
-  it('sends /login the sign-in page of the visitor language and theme: the view cookie, else Accept-Language and dark', async () => {
+  it('sends /login and /signup their page of the visitor language and theme: the view cookie, else Accept-Language and dark', async () => {
     const page = async (headers: Record<string, string>, url = '/login') => {
       const answer = await ctx.app.inject({ url, headers });
       expect(answer.statusCode).toBe(200);
       expect(answer.headers['cache-control']).toBe('no-cache');
       return answer;
     };
-    expect((await page({ cookie: 'storyflow_view=pt-light' })).body).toContain('>pt-light<');
+    expect((await page({ cookie: 'storyflow_view=pt-light' })).body).toContain('>login pt-light<');
     expect((await page({ cookie: 'a=b; storyflow_view=en-light; c=d', 'accept-language': 'pt-BR' })).body).toContain(
-      '>en-light<',
+      '>login en-light<',
     );
-    expect((await page({ 'accept-language': 'pt-BR,pt;q=0.9,en;q=0.8' })).body).toContain('>pt-dark<');
-    expect((await page({ 'accept-language': 'de-DE, en;q=0.5' })).body).toContain('>en-dark<');
-    expect((await page({}, '/login/?next=%2Fchannels')).body).toContain('>en-dark<');
+    expect((await page({ 'accept-language': 'pt-BR,pt;q=0.9,en;q=0.8' })).body).toContain('>login pt-dark<');
+    expect((await page({ 'accept-language': 'de-DE, en;q=0.5' })).body).toContain('>login en-dark<');
+    expect((await page({}, '/login/?next=%2Fchannels')).body).toContain('>login en-dark<');
     const varied = await page({ cookie: 'storyflow_view=pt-light' });
     expect(varied.headers.vary).toContain('Cookie');
     // Any other value of the cookie is a guess like no cookie: never a file it names.
@@ -86,10 +87,22 @@ describe('serving the web app', () => {
       'storyflow_view=',
       'storyflow_view=fr-dark',
     ]) {
-      expect((await page({ cookie, 'accept-language': 'en' })).body).toContain('>en-dark<');
+      expect((await page({ cookie, 'accept-language': 'en' })).body).toContain('>login en-dark<');
     }
-    // Every other address gets the shell.
-    expect((await page({ cookie: 'storyflow_view=pt-light' }, '/signup')).body).toContain('main.0123456789ab.js');
+    // The sign-up screen by the same rule, at /signup and /signup/.
+    const signup = await page({ cookie: 'storyflow_view=pt-light' }, '/signup');
+    expect(signup.body).toContain('>signup pt-light<');
+    expect(signup.headers.vary).toContain('Cookie');
+    expect((await page({ 'accept-language': 'pt-BR' }, '/signup/?plan=annual')).body).toContain('>signup pt-dark<');
+    expect((await page({ cookie: 'storyflow_view=fr-dark', 'accept-language': 'en' }, '/signup')).body).toContain(
+      '>signup en-dark<',
+    );
+    // Every other address gets the shell, even one whose name a page file starts with.
+    for (const url of ['/processes', '/signup/x', '/login-en', '/index', '/Signup', '/']) {
+      const shell = await page({ cookie: 'storyflow_view=pt-light' }, url);
+      expect(shell.body).toContain('main.0123456789ab.js');
+      expect(shell.headers.vary ?? '').not.toContain('Cookie');
+    }
   });
 
   it("allows the pages' own inline script by its hash, and no other inline script", async () => {

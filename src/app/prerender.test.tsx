@@ -3,12 +3,12 @@
  */
 // Node, as the build runs it (scripts/prerender.tsx): no document, so Emotion collects the rules
 // instead of inserting them.
-import { prerenderLoginPages, renderLoginVariant } from './prerender';
+import { prerenderPages, renderVariant } from './prerender';
 
-describe('the sign-in screen rendered at build time', () => {
-  it('is the real card in each language: title, fields, links', () => {
-    const en = renderLoginVariant('en', 'dark').html;
-    const pt = renderLoginVariant('pt', 'light').html;
+describe('the screens rendered at build time', () => {
+  it('is the real sign-in card in each language: title, fields, links', () => {
+    const en = renderVariant('login', 'en', 'dark').html;
+    const pt = renderVariant('login', 'pt', 'light').html;
 
     expect(en).toContain('>Sign in</h1>');
     expect(en).toMatch(/<input[^>]*type="email"[^>]*name="email"/);
@@ -19,12 +19,25 @@ describe('the sign-in screen rendered at build time', () => {
     expect(pt).toContain('Esqueceu sua senha?');
   });
 
+  it('is the real sign-up card in each language: title, fields, the plan chosen by default', () => {
+    const en = renderVariant('signup', 'en', 'dark').html;
+    const pt = renderVariant('signup', 'pt', 'light').html;
+
+    expect(en).toContain('>Create your account</h1>');
+    for (const field of ['name', 'email', 'password']) expect(en).toMatch(new RegExp(`<input[^>]*name="${field}"`));
+    expect(en).toMatch(/<input type="radio"[^>]*name="plan" checked="" value="monthly"/);
+    expect(en).toMatch(/<input type="radio"[^>]*name="plan" value="annual"/);
+    expect(en).toContain('href="/login"');
+    expect(pt).toContain('>Crie sua conta</h1>');
+  });
+
   it('carries every rule its classes need, each theme its own colours', () => {
-    const dark = renderLoginVariant('en', 'dark');
-    const light = renderLoginVariant('en', 'light');
+    const dark = renderVariant('login', 'en', 'dark');
+    const light = renderVariant('login', 'en', 'light');
+    const signUp = renderVariant('signup', 'pt', 'dark');
     const css = (variant: typeof dark) => variant.rules.map(([, rules]) => rules).join('');
 
-    for (const variant of [dark, light]) {
+    for (const variant of [dark, light, signUp]) {
       const classes = [...variant.html.matchAll(/class="([^"]*)"/g)].flatMap((match) => match[1]!.split(' '));
       // (Emotion's class names: `css-<hash>`, with a label after it outside production builds.)
       const emotionClasses = [...new Set(classes.filter((name) => /^css-[a-z0-9]+/.test(name) && name !== 'css-0'))];
@@ -35,11 +48,15 @@ describe('the sign-in screen rendered at build time', () => {
     expect(css(light)).toContain('background-color:#f5f6fa');
   });
 
-  it('makes a page per language and theme, its card shown only to a visitor of that choice', () => {
-    const pages = prerenderLoginPages();
+  it('makes a page per screen, language and theme, its card shown only to a visitor of that choice', () => {
+    const pages = prerenderPages();
 
-    expect(Object.keys(pages).sort()).toEqual(['en-dark', 'en-light', 'pt-dark', 'pt-light']);
-    const { head, root } = pages['pt-light'];
+    expect(Object.keys(pages).sort()).toEqual(
+      ['login', 'signup'].flatMap((screen) =>
+        ['en-dark', 'en-light', 'pt-dark', 'pt-light'].map((variant) => `${screen}-${variant}.html`),
+      ),
+    );
+    const { head, root } = pages['login-pt-light.html']!;
     expect(root.match(/data-prerender-variant="[^"]+"/g)).toEqual(['data-prerender-variant="pt-light"']);
     expect(head).toContain(
       'html[lang=pt-BR][data-theme=light]:not([data-signed-in]) [data-prerender-variant=pt-light]{display:block}',
@@ -59,5 +76,13 @@ describe('the sign-in screen rendered at build time', () => {
     ]);
     expect(head).toContain('background-color:#f5f6fa');
     expect(head).not.toContain('background-color:#0f1115');
+
+    // The sign-up page: its text fields say when they are filled, its radio buttons show the one checked.
+    const signUp = pages['signup-en-dark.html']!;
+    expect(signUp.root).toContain('>Create your account</h1>');
+    expect(signUp.root).not.toMatch(/autofocus/i);
+    expect(signUp.root.match(/<input placeholder=" "/g)).toHaveLength(3);
+    expect(signUp.root).not.toMatch(/<input placeholder=" " type="radio"/);
+    expect(signUp.head).toContain('.MuiRadio-root:has(input:checked) svg+svg{transform:scale(1)}');
   });
 });

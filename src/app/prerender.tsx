@@ -1,24 +1,26 @@
 /**
- * The sign-in screen rendered to HTML at build time (scripts/prerender.tsx, called by
- * webpack.config.js), so that /login paints before any of the app's JavaScript has run
- * (docs/web.md, "First load").
+ * The signed-out screens a newcomer opens first (sign-in, sign-up: `PRERENDERED_SCREENS`) rendered
+ * to HTML at build time (scripts/prerender.tsx, called by webpack.config.js), so that /login and
+ * /signup paint before any of the app's JavaScript has run (docs/web.md, "First load").
  *
- * The build writes one page per language and theme (login-en-dark.html...), and the server sends
- * /login the visitor's: the view cookie says which (lib/prerendered.ts), else Accept-Language and
- * the dark theme. public/preferences.js, which runs before anything paints, sets `<html lang>` and
+ * The build writes one page per screen, language and theme (login-en-dark.html,
+ * signup-pt-light.html...), and the server sends /login and /signup the visitor's: the view cookie
+ * says which (lib/prerendered.ts), else Accept-Language and the dark theme. public/preferences.js, which runs before anything paints, sets `<html lang>` and
  * `<html data-theme>` from what the visitor chose; CSS shows the card only if they name its
  * variant (else the boot spinner, then the app, as on any other address). When the app starts,
  * React replaces the card (what was typed, the focus and a pending submit are carried over:
- * lib/prerendered.ts), and App removes the page's styles.
+ * components/usePrerenderedForm.ts), and App removes the page's styles.
  *
- * It renders the real components (AuthShell, LoginPage) with the app's providers, so the
+ * It renders the real components (AuthShell and the screen) with the app's providers, so the
  * prerendered card is the card React draws, pixel for pixel.
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
+import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import LoginPage from '../features/auth/LoginPage';
+import SignUpPage from '../features/auth/SignUpPage';
 import { LANGUAGES, type Language } from '../lib/language';
 import { PRERENDER_VARIANT_ATTRIBUTE, PRERENDER_STYLE_ATTRIBUTE } from '../lib/prerendered';
 import { AppProviders } from './AppProviders';
@@ -27,8 +29,18 @@ import { AuthShell } from './layout/AuthShell';
 import type { ThemeMode } from './preferencesSlice';
 import { resources } from './resources';
 import { makeStore } from './store';
+import { createAppTheme } from './theme';
 
 export const THEMES: ThemeMode[] = ['dark', 'light'];
+
+/**
+ * The screens served already rendered, by their address (`/login`): each gets a page per language
+ * and theme, `<screen>-<variant>.html`, which the server sends for its address when the build made
+ * it (server/src/lib/webPages.ts). A screen here takes over its prerendered form with
+ * components/usePrerenderedForm.ts.
+ */
+export const PRERENDERED_SCREENS = { login: LoginPage, signup: SignUpPage } satisfies Record<string, ComponentType>;
+export type PrerenderedScreen = keyof typeof PRERENDERED_SCREENS;
 
 export interface PrerenderedVariant {
   language: Language;
@@ -39,10 +51,11 @@ export interface PrerenderedVariant {
   rules: Array<[string, string]>;
 }
 
-/** The login screen in one language and theme, with the CSS its classes need. */
-export function renderLoginVariant(language: Language, theme: ThemeMode): PrerenderedVariant {
+/** A screen in one language and theme, with the CSS its classes need. */
+export function renderVariant(screen: PrerenderedScreen, language: Language, theme: ThemeMode): PrerenderedVariant {
+  const Screen = PRERENDERED_SCREENS[screen];
   const store = makeStore({ preferences: { language, theme } });
-  const i18n = createI18n(language, { [language]: { common: resources[language].common, auth: resources[language].auth } });
+  const i18n = createI18n(language, { [language]: resources[language] });
   // The app's own cache key ("css", Emotion's default): the class names are the ones the app makes.
   // In compat mode, Emotion keeps every rule in `inserted` instead of writing <style> tags inline.
   const cache = createCache({ key: 'css' });
@@ -50,10 +63,10 @@ export function renderLoginVariant(language: Language, theme: ThemeMode): Preren
   const html = renderToString(
     <CacheProvider value={cache}>
       <AppProviders store={store} i18n={i18n}>
-        <MemoryRouter initialEntries={['/login']} useTransitions={false}>
+        <MemoryRouter initialEntries={[`/${screen}`]} useTransitions={false}>
           <Routes>
             <Route element={<AuthShell />}>
-              <Route path="login" element={<LoginPage />} />
+              <Route path={screen} element={<Screen />} />
             </Route>
           </Routes>
         </MemoryRouter>
@@ -70,14 +83,24 @@ export function renderLoginVariant(language: Language, theme: ThemeMode): Preren
  * Rules that let the prerendered fields behave like Material UI's before the app runs: the label
  * moves up into the outline when the field is focused or filled, and the outline takes the
  * primary colour on focus (Material UI does both from React state). `placeholder=" "` on the
- * inputs is what `:placeholder-shown` reads.
+ * text inputs is what `:placeholder-shown` reads. A radio button shows its dot and the primary
+ * colour when its input is checked (Material UI marks the one checked when React rendered).
  */
-const FIELD_STATES = `
-[${PRERENDER_VARIANT_ATTRIBUTE}] .MuiFormControl-root:is(:focus-within,:has(input:not(:placeholder-shown))) .MuiInputLabel-root{transform:translate(14px,-9px) scale(.75);max-width:calc(133% - 32px)}
-[${PRERENDER_VARIANT_ATTRIBUTE}] .MuiFormControl-root:is(:focus-within,:has(input:not(:placeholder-shown))) legend{max-width:100%}
-[${PRERENDER_VARIANT_ATTRIBUTE}] .MuiFormControl-root:focus-within .MuiInputLabel-root{color:var(--boot-primary)}
-[${PRERENDER_VARIANT_ATTRIBUTE}] .MuiOutlinedInput-root:focus-within .MuiOutlinedInput-notchedOutline{border-color:var(--boot-primary);border-width:2px}
-`;
+function fieldStates(theme: ThemeMode): string {
+  const { palette } = createAppTheme(theme);
+  const variant = `[${PRERENDER_VARIANT_ATTRIBUTE}]`;
+  const filled = ':is(:focus-within,:has(input:not(:placeholder-shown)))';
+  return [
+    `${variant} .MuiFormControl-root${filled} .MuiInputLabel-root{transform:translate(14px,-9px) scale(.75);max-width:calc(133% - 32px)}`,
+    `${variant} .MuiFormControl-root${filled} legend{max-width:100%}`,
+    `${variant} .MuiFormControl-root:focus-within .MuiInputLabel-root{color:var(--boot-primary)}`,
+    `${variant} .MuiOutlinedInput-root:focus-within .MuiOutlinedInput-notchedOutline{border-color:var(--boot-primary);border-width:2px}`,
+    `${variant} .MuiRadio-root:has(input:checked){color:${palette.primary.main}}`,
+    `${variant} .MuiRadio-root:has(input:not(:checked)){color:${palette.text.secondary}}`,
+    `${variant} .MuiRadio-root:has(input:checked) svg+svg{transform:scale(1)}`,
+    `${variant} .MuiRadio-root:has(input:not(:checked)) svg+svg{transform:scale(0)}`,
+  ].join('\n');
+}
 
 /**
  * Shows the variant only when `<html lang>` and `<html data-theme>` name it, and never to a
@@ -90,33 +113,34 @@ function variantRules({ language, theme }: PrerenderedVariant): string {
     `[${PRERENDER_VARIANT_ATTRIBUTE}]{display:none}`,
     `html[lang=${HTML_LANG[language]}]${themeSelector}:not([data-signed-in]) [${PRERENDER_VARIANT_ATTRIBUTE}=${language}-${theme}]{display:block}`,
     `html[lang=${HTML_LANG[language]}]${themeSelector}:not([data-signed-in]) #root>.boot{display:none}`,
-    FIELD_STATES.trim(),
+    fieldStates(theme),
   ].join('\n');
 }
 
 /**
- * The fields as they must be before the app runs: `placeholder=" "` for the rules above, and no
- * `autofocus` (public/preferences.js focuses the field when the variant is the one shown).
+ * The fields as they must be before the app runs: `placeholder=" "` on the text inputs for the
+ * rules above, and no `autofocus` (public/preferences.js focuses the first field when the variant
+ * is the one shown).
  */
 function prepareForm(html: string): string {
-  return html.replace(/<input /g, '<input placeholder=" " ').replace(/ autofocus=""/g, '');
+  return html.replace(/<input (?![^>]*type="(?:radio|checkbox)")/g, '<input placeholder=" " ').replace(/ autofocus=""/g, '');
 }
 
-/** What one page for /login needs: the head's styles and the body's #root content. */
+/** What one prerendered page needs: the head's styles and the body's #root content. */
 export interface PrerenderedPage {
   head: string;
   root: string;
 }
 
-/** The name of a variant, and of the page that holds it: `en-dark`, `pt-light`... */
+/** The name of a variant: `en-dark`, `pt-light`... */
 export type VariantKey = `${Language}-${ThemeMode}`;
 
 /**
- * The login screen in one language and theme, as the head and #root content of its page
- * (login-<variant>.html): the server sends the visitor's (lib/prerendered.ts `VIEW_COOKIE`).
+ * A screen in one language and theme, as the head and #root content of its page
+ * (`<screen>-<variant>.html`): the server sends the visitor's (lib/prerendered.ts `VIEW_COOKIE`).
  */
-export function prerenderLoginPage(language: Language, theme: ThemeMode): PrerenderedPage {
-  const variant = renderLoginVariant(language, theme);
+export function prerenderPage(screen: PrerenderedScreen, language: Language, theme: ThemeMode): PrerenderedPage {
+  const variant = renderVariant(screen, language, theme);
   const head = [
     `<style ${PRERENDER_STYLE_ATTRIBUTE}="all">${variantRules(variant)}</style>`,
     `<style ${PRERENDER_STYLE_ATTRIBUTE}="${theme}">${variant.rules.map(([, rules]) => rules).join('')}</style>`,
@@ -125,10 +149,11 @@ export function prerenderLoginPage(language: Language, theme: ThemeMode): Preren
   return { head, root: `<div class="boot" aria-hidden="true"></div>${root}` };
 }
 
-/** Every variant's page. */
-export function prerenderLoginPages(): Record<VariantKey, PrerenderedPage> {
-  const pages = {} as Record<VariantKey, PrerenderedPage>;
-  for (const language of LANGUAGES)
-    for (const theme of THEMES) pages[`${language}-${theme}`] = prerenderLoginPage(language, theme);
+/** Every prerendered page, by its file name: `{ "login-en-dark.html": {...}, "signup-pt-light.html": {...}, ... }`. */
+export function prerenderPages(): Record<string, PrerenderedPage> {
+  const pages: Record<string, PrerenderedPage> = {};
+  for (const screen of Object.keys(PRERENDERED_SCREENS) as PrerenderedScreen[])
+    for (const language of LANGUAGES)
+      for (const theme of THEMES) pages[`${screen}-${language}-${theme}.html`] = prerenderPage(screen, language, theme);
   return pages;
 }

@@ -1,18 +1,16 @@
+import { prerenderedCard, removePrerenderedCards } from '../testing/prerenderedCard';
 import { readPrerenderedForm } from './prerendered';
 
 describe('readPrerenderedForm', () => {
-  afterEach(() => document.querySelector('[data-prerender-variant]')?.remove());
+  afterEach(removePrerenderedCards);
 
   /** The prerendered card of public/preferences.js's choice (en, dark), with its two fields. */
   function card() {
-    document.documentElement.lang = 'en';
-    document.documentElement.dataset.theme = 'dark';
-    const variant = document.createElement('div');
-    variant.setAttribute('data-prerender-variant', 'en-dark');
-    variant.innerHTML = '<form><input name="email" type="text"><input name="password" type="password"></form>';
-    document.body.append(variant);
-    const [email, password] = Array.from(variant.querySelectorAll('input'));
-    return { variant, email: email!, password: password! };
+    const { variant, inputs } = prerenderedCard([
+      { name: 'email', type: 'text', value: '' },
+      { name: 'password', type: 'password', value: '' },
+    ]);
+    return { variant, email: inputs.email!, password: inputs.password! };
   }
 
   it('answers null when the page has no prerendered card', () => {
@@ -39,5 +37,15 @@ describe('readPrerenderedForm', () => {
       selection: { start: 3, end: 3 },
       submitRequested: true,
     });
+  });
+
+  it('reads a group of radio buttons as the value of the one checked', () => {
+    const { inputs } = prerenderedCard([
+      { name: 'plan', type: 'radio', value: 'monthly', checked: false },
+      { name: 'plan', type: 'radio', value: 'annual', checked: true },
+    ]);
+    inputs['plan=annual']!.focus();
+
+    expect(readPrerenderedForm()).toMatchObject({ values: { plan: 'annual' }, focused: 'plan', selection: null });
   });
 });

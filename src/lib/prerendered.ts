@@ -1,6 +1,7 @@
 /**
- * The screens served already rendered (the sign-in screen: app/prerender.tsx), as the app finds
- * them when it starts: it takes over what the visitor did before its JavaScript ran.
+ * The screens served already rendered (sign-in, sign-up: app/prerender.tsx), as the app finds
+ * them when it starts: it takes over what the visitor did before its JavaScript ran
+ * (components/usePrerenderedForm.ts).
  *
  * The attribute names are shared with public/preferences.js, which says whether the page's
  * variant is the visitor's, focuses its first field and holds back a submit until the app is there.
@@ -27,7 +28,7 @@ export function rememberView(language: Language, theme: 'dark' | 'light'): void 
 }
 
 export interface PrerenderedForm {
-  /** Each named field's value, as typed. */
+  /** Each named field's value, as typed (a radio group's: the checked one's). */
   values: Record<string, string>;
   /** The name of the field that has the focus, if one has. */
   focused: string | null;
@@ -64,7 +65,11 @@ export function readPrerenderedForm(): PrerenderedForm | null {
   const focused = active instanceof HTMLInputElement && active.name && form.contains(active) ? active : null;
   const read = (): PrerenderedForm => {
     const values: Record<string, string> = {};
-    for (const input of inputs) values[input.name] = input.value;
+    for (const input of inputs) {
+      // A group of radio buttons (or a checkbox) holds the value of the one checked.
+      if ((input.type === 'radio' || input.type === 'checkbox') && !input.checked) continue;
+      values[input.name] = input.value;
+    }
     let selection: PrerenderedForm['selection'] = null;
     try {
       if (focused && focused.selectionStart !== null && focused.selectionEnd !== null) {

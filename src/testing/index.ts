@@ -21,3 +21,4 @@ export { deferred, mockApi, never, reply, type ApiMock, type MockHandler, type M
 export { renderApp } from './renderApp';
 export { invalidControls } from './formErrors';
 export { renderWithProviders, testLocation, type ProviderOptions } from './renderWithProviders';
+export { prerenderedCard, removePrerenderedCards } from './prerenderedCard';

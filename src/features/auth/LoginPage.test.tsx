@@ -1,5 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { authResult, deferred, mockApi, renderApp, reply, testLocation, testUser } from '../../testing';
+import {
+  authResult,
+  deferred,
+  mockApi,
+  prerenderedCard,
+  removePrerenderedCards,
+  renderApp,
+  reply,
+  testLocation,
+  testUser,
+} from '../../testing';
 
 function fields() {
   return {
@@ -149,23 +159,21 @@ describe('LoginPage', () => {
 
   describe('taking over the card served already rendered (/login before the app ran)', () => {
     /** The prerendered card as public/preferences.js leaves it: `typed` in its fields. */
-    function prerenderedCard(typed: { email: string; password: string }, { submitted = false } = {}) {
-      document.documentElement.lang = 'en';
-      document.documentElement.dataset.theme = 'dark';
-      const variant = document.createElement('div');
-      variant.setAttribute('data-prerender-variant', 'en-dark');
-      variant.innerHTML = `<form${submitted ? ' data-submit-requested=""' : ''}><input name="email" type="email"><input name="password" type="password"></form>`;
-      document.body.append(variant);
-      const [email, password] = Array.from(variant.querySelectorAll('input'));
-      email!.value = typed.email;
-      password!.value = typed.password;
-      return { variant, email: email!, password: password! };
+    function loginCard(typed: { email: string; password: string }, options: { submitted?: boolean } = {}) {
+      const card = prerenderedCard(
+        [
+          { name: 'email', type: 'email', value: typed.email },
+          { name: 'password', type: 'password', value: typed.password },
+        ],
+        options,
+      );
+      return { email: card.inputs.email!, password: card.inputs.password! };
     }
 
-    afterEach(() => document.querySelector('[data-prerender-variant]')?.remove());
+    afterEach(removePrerenderedCards);
 
     it('keeps what was typed, and the focus and caret in the field the visitor was in', async () => {
-      const card = prerenderedCard({ email: 'ana@example.com', password: 'secr' });
+      const card = loginCard({ email: 'ana@example.com', password: 'secr' });
       card.password.focus();
       card.password.setSelectionRange(2, 2);
 
@@ -179,7 +187,7 @@ describe('LoginPage', () => {
 
     it('sends a sign-in the visitor asked for before the app ran', async () => {
       const server = mockApi({ 'POST /auth/login': reply(200, authResult(testUser, 'early-token')) });
-      prerenderedCard({ email: 'ana@example.com', password: 'secret1' }, { submitted: true });
+      loginCard({ email: 'ana@example.com', password: 'secret1' }, { submitted: true });
 
       const { store } = renderApp('/login');
 
@@ -191,7 +199,7 @@ describe('LoginPage', () => {
 
     it('checks an early submit like any other: an empty field is named, nothing is sent', async () => {
       const server = mockApi();
-      prerenderedCard({ email: 'ana@example.com', password: '' }, { submitted: true });
+      loginCard({ email: 'ana@example.com', password: '' }, { submitted: true });
 
       await openLogin();
 

@@ -11,13 +11,13 @@ import Link from '@mui/material/Link';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
 import { FormErrorAlert } from '../../components/FormErrorAlert';
-import { readPrerenderedForm, type PrerenderedForm } from '../../lib/prerendered';
+import { TAKING_OVER_SX, usePrerenderedForm } from '../../components/usePrerenderedForm';
 import { AuthCard } from './AuthCard';
 import { serverError, validateLogin, type LoginErrors, type LoginValues } from './loginForm';
 
@@ -52,64 +52,18 @@ export default function LoginPage() {
   const [login] = useLoginMutation();
   const sessionEnded = useSelector(selectSessionEnded);
   const accountDeleted = useSelector(selectAccountDeleted);
-  // The card served already rendered, as the visitor left it before the app ran (lib/prerendered.ts).
-  const [prerendered] = useState(readPrerenderedForm);
-  const [values, setValues] = useState<LoginValues>(() => ({
-    email: prerendered?.values.email ?? '',
-    password: prerendered?.values.password ?? '',
-  }));
+  // The card served already rendered, as the visitor left it before the app ran: what was typed
+  // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
+  const { initial, formProps } = usePrerenderedForm((typed) => {
+    const now = { email: typed.email ?? '', password: typed.password ?? '' };
+    setValues((current) => (current.email === now.email && current.password === now.password ? current : now));
+  });
+  const [values, setValues] = useState<LoginValues>({ email: initial?.email ?? '', password: initial?.password ?? '' });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [passwordVisible, setPasswordVisible] = useState(false);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
-  const form = useRef<HTMLFormElement>(null);
-
-  // Taking over from the prerendered card, at the commit that replaced it (React may have rendered
-  // this screen in slices, index.tsx: what was typed meanwhile is read again now).
-  const [takenOver, setTakenOver] = useState<PrerenderedForm | null>(null);
-  useLayoutEffect(() => {
-    if (!prerendered) return;
-    const now = prerendered.again();
-    const typed = { email: now.values.email ?? '', password: now.values.password ?? '' };
-    setValues((current) => (current.email === typed.email && current.password === typed.password ? current : typed));
-    setTakenOver(now);
-    // Once, on mount: `prerendered` never changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  // Before the first paint, the fields holding what was typed: the focus and caret stay where they
-  // were (autoFocus would move them to the email).
-  useLayoutEffect(() => {
-    const name = takenOver?.focused;
-    const input = name === 'email' || name === 'password' ? inputs[name].current : null;
-    if (!input) return;
-    input.focus();
-    const selection = takenOver?.selection;
-    try {
-      if (selection) input.setSelectionRange(selection.start, selection.end);
-    } catch {
-      // an email field has no selection to set
-    }
-    // The refs are stable.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [takenOver]);
-  // Until a frame has been painted, nothing in the form animates: the labels and outlines that
-  // React's fields bring to their focused and filled states are where the prerendered ones were.
-  const [takingOver, setTakingOver] = useState(prerendered !== null);
-  useEffect(() => {
-    if (!takingOver) return;
-    let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => setTakingOver(false));
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [takingOver]);
-  // A submit made before the app ran is sent.
-  const resumedSubmit = useRef(false);
-  useEffect(() => {
-    if (!takenOver?.submitRequested || resumedSubmit.current) return;
-    resumedSubmit.current = true;
-    form.current?.requestSubmit();
-  }, [takenOver]);
 
   const onChange = (name: keyof LoginValues) => (event: ChangeEvent<HTMLInputElement>) => {
     const next = { ...values, [name]: event.target.value };
@@ -156,14 +110,7 @@ export default function LoginPage() {
         </Alert>
       )}
       <FormErrorAlert errors={errors} />
-      <Box
-        component="form"
-        ref={form}
-        noValidate
-        onSubmit={onSubmit}
-        data-taking-over={takingOver || undefined}
-        sx={{ '&[data-taking-over] *': { transition: 'none !important' } }}
-      >
+      <Box component="form" {...formProps} noValidate onSubmit={onSubmit} sx={TAKING_OVER_SX}>
         <Stack spacing={2.5}>
           <LoginField
             label={t('fields.email')}
@@ -171,7 +118,7 @@ export default function LoginPage() {
             name="email"
             type="email"
             autoComplete="email"
-            autoFocus
+            autoFocus={!initial}
             value={values.email}
             onChange={onChange('email')}
             inputRef={inputs.email}

@@ -50,7 +50,6 @@ export function PlanChoice({ control, disabled }: { control: Control<SignUpValue
         sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}
       >
         {options.map((option) => {
-          const selected = field.value === option.value;
           return (
             <Paper
               key={option.value}
@@ -63,8 +62,11 @@ export function PlanChoice({ control, disabled }: { control: Control<SignUpValue
                 p: 1.5,
                 cursor: disabled ? 'default' : 'pointer',
                 borderWidth: 2,
-                borderColor: selected ? 'primary.main' : 'divider',
-                bgcolor: selected ? 'action.selected' : 'background.paper',
+                borderColor: 'divider',
+                bgcolor: 'background.paper',
+                // The checked card by its input, not by React's state: so it is on the page served
+                // already rendered too, before the app runs (app/prerender.tsx).
+                '&:has(input:checked)': { borderColor: 'primary.main', bgcolor: 'action.selected' },
                 '&:focus-within': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2 },
               }}
             >

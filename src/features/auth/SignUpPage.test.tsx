@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { authResult, mockApi, renderApp, reply, testLocation } from '../../testing';
+import { authResult, mockApi, prerenderedCard, removePrerenderedCards, renderApp, reply, testLocation } from '../../testing';
 
 function fields() {
   return {
@@ -94,5 +94,100 @@ describe('SignUpPage', () => {
     await user.click(fields().submit);
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Your account could not be created. Please try again.');
+  });
+
+  describe('taking over the card served already rendered (/signup before the app ran)', () => {
+    /** The prerendered sign-up card as public/preferences.js leaves it: `typed` in its fields, `plan` checked. */
+    function signUpCard(
+      typed: { name: string; email: string; password: string; plan: 'monthly' | 'annual' },
+      options: { submitted?: boolean } = {},
+    ) {
+      return prerenderedCard(
+        [
+          { name: 'name', type: 'text', value: typed.name },
+          { name: 'email', type: 'email', value: typed.email },
+          { name: 'password', type: 'password', value: typed.password },
+          { name: 'plan', type: 'radio', value: 'monthly', checked: typed.plan === 'monthly' },
+          { name: 'plan', type: 'radio', value: 'annual', checked: typed.plan === 'annual' },
+        ],
+        options,
+      ).inputs;
+    }
+
+    afterEach(removePrerenderedCards);
+
+    it('keeps every field typed and the plan chosen, and the focus and caret where the visitor was', async () => {
+      const card = signUpCard({ name: 'Ana Souza', email: 'ana@example.com', password: 'secr', plan: 'annual' });
+      card.password!.focus();
+      card.password!.setSelectionRange(2, 2);
+
+      renderApp('/signup');
+      await screen.findByRole('heading', { level: 1 });
+
+      expect(fields().name).toHaveValue('Ana Souza');
+      expect(fields().email).toHaveValue('ana@example.com');
+      expect(fields().password).toHaveValue('secr');
+      expect(screen.getByRole('radio', { name: /Annual/ })).toBeChecked();
+      expect(screen.getByRole('radio', { name: /Monthly/ })).not.toBeChecked();
+      expect(fields().password).toHaveFocus();
+      expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
+    });
+
+    it('takes what was typed while React rendered, read again at the commit', async () => {
+      const card = signUpCard({ name: 'An', email: '', password: '', plan: 'monthly' });
+      card.name!.focus();
+      // The visitor goes on typing, and picks a plan, while React renders the screen: the card's
+      // fields hold more once the screen is in the page (its heading) than when React first read them.
+      const rendered = () => document.querySelector('h1') !== null;
+      Object.defineProperty(card.name, 'value', { get: () => (rendered() ? 'Ana Souza' : 'An') });
+      Object.defineProperty(card.password, 'value', { get: () => (rendered() ? 'secret1' : '') });
+      Object.defineProperty(card['plan=monthly'], 'checked', { get: () => !rendered() });
+      Object.defineProperty(card['plan=annual'], 'checked', { get: () => rendered() });
+
+      renderApp('/signup');
+      await screen.findByRole('heading', { level: 1 });
+
+      expect(fields().name).toHaveValue('Ana Souza');
+      expect(fields().password).toHaveValue('secret1');
+      expect(screen.getByRole('radio', { name: /Annual/ })).toBeChecked();
+      expect(fields().name).toHaveFocus();
+    });
+
+    it('sends a sign-up the visitor asked for before the app ran, with what was typed', async () => {
+      const server = mockApi({ 'POST /auth/register': reply(201, authResult()) });
+      signUpCard({ name: 'Ana Souza', email: 'ana@example.com', password: 'secret1', plan: 'annual' }, { submitted: true });
+
+      const { store } = renderApp('/signup');
+
+      expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+      expect(server.calls('POST /auth/register')).toHaveLength(1);
+      expect(server.calls('POST /auth/register')[0].body).toMatchObject({
+        name: 'Ana Souza',
+        email: 'ana@example.com',
+        password: 'secret1',
+        plan: 'annual',
+      });
+      expect(store.getState().auth.token).toBe('token-123');
+    });
+
+    it('checks an early submit like any other: nothing is sent while a field is empty', async () => {
+      const server = mockApi();
+      signUpCard({ name: 'Ana Souza', email: '', password: 'secret1', plan: 'monthly' }, { submitted: true });
+
+      renderApp('/signup');
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields');
+      expect(fields().email).toHaveAttribute('aria-invalid', 'true');
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('starts empty, monthly chosen and the name focused, when the page was not prerendered', async () => {
+      renderApp('/signup');
+      await screen.findByRole('heading', { level: 1 });
+
+      expect(fields().name).toHaveValue('');
+      expect(fields().name).toHaveFocus();
+      expect(screen.getByRole('radio', { name: /Monthly/ })).toBeChecked();
+    });
   });
 });

@@ -9,23 +9,41 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorDetail, useRegisterMutation } from '../../api';
 import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../components';
+import { TAKING_OVER_SX, usePrerenderedForm } from '../../components/usePrerenderedForm';
+import { BILLING_PERIODS } from '../../lib/constants';
 import { browserTimeZone } from '../../lib/dates';
 import { AuthCard } from './AuthCard';
 import { PlanChoice } from './PlanChoice';
 import { signUpSchema, type SignUpValues } from './schemas';
 
+const FIELDS = ['name', 'email', 'password', 'plan'] as const satisfies ReadonlyArray<keyof SignUpValues>;
+
+/** The form's values from what was typed into the prerendered card (what is missing: the defaults). */
+function signUpValues(typed: Readonly<Record<string, string>> | null): SignUpValues {
+  const plan = BILLING_PERIODS.find((period) => period === typed?.plan) ?? 'monthly';
+  return { name: typed?.name ?? '', email: typed?.email ?? '', password: typed?.password ?? '', plan };
+}
+
 /** Sign-up. The new account is signed in at once; the signed-out guard then leads to /dashboard. */
 export default function SignUpPage() {
   const { t } = useTranslation('auth');
   const [register] = useRegisterMutation();
+  // The card served already rendered, as the visitor left it before the app ran: what was typed
+  // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
+  const { initial, formProps } = usePrerenderedForm((typed) => {
+    const now = signUpValues(typed);
+    for (const name of FIELDS) if (getValues(name) !== now[name]) setValue(name, now[name]);
+  });
   const {
     control,
     handleSubmit,
     setError,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<SignUpValues>({
     resolver: yupResolver(signUpSchema),
-    defaultValues: { name: '', email: '', password: '', plan: 'monthly' },
+    defaultValues: signUpValues(initial),
   });
 
   const onSubmit = async (values: SignUpValues) => {
@@ -39,9 +57,15 @@ export default function SignUpPage() {
   return (
     <AuthCard title={t('signup.title')} subtitle={t('signup.subtitle')} maxWidth={520}>
       <FormErrorAlert errors={errors} />
-      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+      <Box component="form" {...formProps} noValidate onSubmit={handleSubmit(onSubmit)} sx={TAKING_OVER_SX}>
         <Stack spacing={2.5}>
-          <TextInput<SignUpValues> name="name" control={control} label={t('fields.name')} autoComplete="name" autoFocus />
+          <TextInput<SignUpValues>
+            name="name"
+            control={control}
+            label={t('fields.name')}
+            autoComplete="name"
+            autoFocus={!initial}
+          />
           <TextInput<SignUpValues> name="email" control={control} label={t('fields.email')} type="email" autoComplete="email" />
           <PasswordField<SignUpValues>
             name="password"
