@@ -2,10 +2,20 @@ import { expect, test, type Page, type Route } from '@playwright/test';
 import { ensureAccount, PASSWORD, uniqueEmail } from './support';
 
 /**
- * /login is served with the sign-in screen already rendered (src/app/prerender.tsx): it shows in
- * the visitor's language and theme before any of the app's JavaScript runs, and the app takes it
- * over without a visible change, keeping what was typed (docs/web.md, "First load").
+ * /login and /signup are served with their screen already rendered (src/app/prerender.tsx): it
+ * shows in the visitor's language and theme before any of the app's JavaScript runs, and the app
+ * takes it over without a visible change, keeping what was typed (docs/web.md, "First load").
  */
+
+/** The prerendered screens: their heading and first field in each language. */
+const SCREENS = [
+  { path: '/login', heading: { en: 'Sign in', pt: 'Entrar' }, firstField: { en: 'Email', pt: 'E-mail' } },
+  {
+    path: '/signup',
+    heading: { en: 'Create your account', pt: 'Crie sua conta' },
+    firstField: { en: 'Full name', pt: 'Nome completo' },
+  },
+] as const;
 
 /** localStorage as the app leaves it for a visitor who chose `theme` and `language`. */
 function storedPreferences({ theme, language }: { theme: string; language: string }) {
@@ -76,39 +86,42 @@ async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<{ coun
 /** The password field on screen (getByLabel also finds hidden fields). */
 const passwordField = (page: Page) => page.getByLabel('Password', { exact: true }).filter({ visible: true });
 
-test('before the app runs, /login shows the sign-in card in the visitor language and theme, and never submits by itself', async ({
-  browser,
-  baseURL,
-}) => {
-  for (const preferences of [
-    { theme: 'light', language: 'pt' },
-    { theme: 'dark', language: 'en' },
-  ]) {
-    const context = await browser.newContext({ locale: 'en-US' });
-    await context.addInitScript(storedPreferences, preferences);
-    // A returning visitor: the app left the view cookie by which the server picks the page.
-    await context.addCookies([{ name: 'storyflow_view', value: `${preferences.language}-${preferences.theme}`, url: baseURL! }]);
-    await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
-    const page = await context.newPage();
-    await page.goto('/login');
-    const heading = preferences.language === 'pt' ? 'Entrar' : 'Sign in';
-    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
-    // One card: one heading.
-    await expect(page.getByRole('heading')).toHaveCount(1);
-    const email = page.getByRole('textbox', { name: preferences.language === 'pt' ? 'E-mail' : 'Email' });
-    await expect(email).toBeFocused();
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(background).toBe(preferences.theme === 'light' ? 'rgb(245, 246, 250)' : 'rgb(15, 17, 21)');
+for (const screen of SCREENS) {
+  test(`before the app runs, ${screen.path} shows its card in the visitor language and theme, and never submits by itself`, async ({
+    browser,
+    baseURL,
+  }) => {
+    for (const preferences of [
+      { theme: 'light', language: 'pt' },
+      { theme: 'dark', language: 'en' },
+    ] as const) {
+      const context = await browser.newContext({ locale: 'en-US' });
+      await context.addInitScript(storedPreferences, preferences);
+      // A returning visitor: the app left the view cookie by which the server picks the page.
+      await context.addCookies([
+        { name: 'storyflow_view', value: `${preferences.language}-${preferences.theme}`, url: baseURL! },
+      ]);
+      await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto(screen.path);
+      await expect(page.getByRole('heading', { name: screen.heading[preferences.language] })).toBeVisible();
+      // One card: one heading.
+      await expect(page.getByRole('heading')).toHaveCount(1);
+      const first = page.getByRole('textbox', { name: screen.firstField[preferences.language] });
+      await expect(first).toBeFocused();
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe(preferences.theme === 'light' ? 'rgb(245, 246, 250)' : 'rgb(15, 17, 21)');
 
-    await email.fill('someone@example.com');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
-    // No page load with the form in the address (a password would be in it).
-    expect(new URL(page.url()).search).toBe('');
-    await expect(email).toHaveValue('someone@example.com');
-    await context.close();
-  }
-});
+      await first.fill('someone@example.com');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      // No page load with the form in the address (a password would be in it).
+      expect(new URL(page.url()).search).toBe('');
+      await expect(first).toHaveValue('someone@example.com');
+      await context.close();
+    }
+  });
+}
 
 test('a page that is not the visitor choice shows no card, and the app then shows the right one', async ({ browser }) => {
   // The cookie is gone but the storage says Portuguese and light: the server guesses English, dark.
@@ -128,12 +141,42 @@ test('a page that is not the visitor choice shows no card, and the app then show
   await context.close();
 });
 
-test('the app takes the prerendered card over without a visible change, keeping the typing and the focus', async ({ page }) => {
+/** What the visitor does on a prerendered card before the app runs, and what the app must keep. */
+interface TakeOver {
+  path: string;
+  card: string;
+  /** Text fields typed in, by label, the first one focused by the page. */
+  typed: Array<[label: string, value: string]>;
+  /** The plan card clicked, and the one it unchecks. */
+  plan?: { chosen: RegExp; other: RegExp };
+}
+
+const TAKE_OVERS: TakeOver[] = [
+  { path: '/login', card: 'sign-in', typed: [['Email', 'kept@example.com']] },
+  {
+    path: '/signup',
+    card: 'sign-up',
+    typed: [
+      ['Full name', 'Ana Souza'],
+      ['Email', 'kept@example.com'],
+    ],
+    plan: { chosen: /Annual/, other: /Monthly/ },
+  },
+];
+
+/**
+ * Opens the screen with the app's scripts held and does on the prerendered card what `takeOver`
+ * says, ending in the password field, half typed; then lets the app take the card over: nothing
+ * may move in the two frames after, the fields must be React's, the typing, the plan and the
+ * focus kept (typing goes on where it stopped), and the screen must look exactly as before.
+ */
+async function takeOverWithoutChange(page: Page, { path, typed, plan }: TakeOver): Promise<void> {
   const scripts = await holdScripts(page);
-  await page.goto('/login', { waitUntil: 'commit' });
-  const email = page.getByRole('textbox', { name: 'Email' });
-  await expect(email).toBeFocused();
-  await email.pressSequentially('kept@example.com');
+  await page.goto(path, { waitUntil: 'commit' });
+  await expect(page.getByRole('textbox', { name: typed[0]![0] })).toBeFocused();
+  for (const [label, value] of typed) await page.getByRole('textbox', { name: label }).pressSequentially(value);
+  // The plan: a click on its card checks its radio button, which the card shows at once.
+  if (plan) await page.getByRole('radio', { name: plan.chosen }).click();
   const password = passwordField(page);
   await password.click();
   await password.pressSequentially('half-typed');
@@ -167,20 +210,28 @@ test('the app takes the prerendered card over without a visible change, keeping 
   // The app's field replaced the prerendered one: it has an id React made.
   await expect.poll(() => passwordField(page).evaluate((input) => input.id)).not.toBe(prerenderedField);
   await expect(page.locator('style[data-prerender]')).toHaveCount(0);
-  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('kept@example.com');
   await expect(passwordField(page)).toHaveValue('half-typed');
   await expect(passwordField(page)).toBeFocused();
   // Typing goes on where it stopped.
   await page.keyboard.type('-more');
   await expect(passwordField(page)).toHaveValue('half-typed-more');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
+  for (let i = 0; i < '-more'.length; i += 1) await page.keyboard.press('Backspace');
   const after = await page.screenshot();
   expect(await differingPixels(page, before, after)).toEqual({ count: 0, box: null });
-});
+  for (const [label, value] of typed) await expect(page.getByRole('textbox', { name: label })).toHaveValue(value);
+  if (plan) {
+    await expect(page.getByRole('radio', { name: plan.chosen })).toBeChecked();
+    await expect(page.getByRole('radio', { name: plan.other })).not.toBeChecked();
+  }
+}
+
+for (const takeOver of TAKE_OVERS) {
+  test(`the app takes the prerendered ${takeOver.card} card over without a visible change, keeping the typing and the focus`, async ({
+    page,
+  }) => {
+    await takeOverWithoutChange(page, takeOver);
+  });
+}
 
 test('a sign-in sent before the app ran is sent by the app when it arrives', async ({ page, request }) => {
   const email = uniqueEmail('early');
