@@ -31,61 +31,68 @@ function fieldNamed(form: HTMLFormElement, name: string): HTMLInputElement | nul
  *
  * - `initial` is what was typed when the screen first rendered: the form's initial values.
  * - At the commit that replaced the prerendered card, the card is read again and `apply` gets
- *   every field's value then (set them in the form's state: they differ from `initial` only if the
- *   visitor typed meanwhile); before the first paint, the field the visitor was in has the focus
- *   and the caret where it was.
+ *   every field's value then: it sets in the form's state those that differ from what it shows
+ *   (the visitor typed meanwhile) and answers whether there were any. Before the first paint,
+ *   once the fields show them, the field the visitor was in has the focus and the caret where it was.
  * - A submit held back before the app ran is sent through the form (`requestSubmit`: the form's
  *   own checks run, as for any submit).
  *
- * The screen renders `<form {...formProps}>` with `TAKING_OVER_SX`, and gives its first field
- * `autoFocus` only when `initial` is null (on a prerendered page the focus is the visitor's).
+ * None of it renders the screen again unless `apply` changed something: on a phone's CPU a
+ * render of the whole form is a long task. The screen renders `<form {...formProps}>` with
+ * `TAKING_OVER_SX`, and gives its first field `autoFocus` only when `initial` is null (on a
+ * prerendered page the focus is the visitor's).
  */
-export function usePrerenderedForm(apply: (values: Record<string, string>) => void): PrerenderedTakeOver {
+export function usePrerenderedForm(apply: (values: Record<string, string>) => boolean): PrerenderedTakeOver {
   const [prerendered] = useState(readPrerenderedForm);
   const form = useRef<HTMLFormElement>(null);
-  const [takenOver, setTakenOver] = useState<PrerenderedForm | null>(null);
+  /** The card as read at the commit, when `apply` changed the form's state: taken over after that render. */
+  const [changed, setChanged] = useState<PrerenderedForm | null>(null);
+
+  /**
+   * Puts the focus and caret where the visitor left them, then sends a held-back submit: in the
+   * next frame's animation callbacks, before it paints (the prerendered field lost the focus when
+   * React removed it, and no frame shows that). Not in the commit: focusing makes the browser lay
+   * out the new screen at once, in the commit's task, which a phone's CPU then holds for longer.
+   */
+  const finish = (now: PrerenderedForm) => {
+    requestAnimationFrame(() => {
+      const input = now.focused && form.current ? fieldNamed(form.current, now.focused) : null;
+      if (input && document.activeElement !== input) {
+        input.focus();
+        try {
+          if (now.selection) input.setSelectionRange(now.selection.start, now.selection.end);
+        } catch {
+          // an email field has no selection to set
+        }
+      }
+      if (now.submitRequested) form.current?.requestSubmit();
+    });
+  };
 
   // At the commit that replaced the card (the card's fields keep their values once React has removed them).
   useLayoutEffect(() => {
     if (!prerendered) return;
     const now = prerendered.again();
-    apply(now.values);
-    setTakenOver(now);
+    if (apply(now.values)) setChanged(now);
+    else finish(now);
     // Once, on mount: `prerendered` never changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  // Before the first paint, the fields holding what was typed: the focus and caret stay where they were.
+  // After the render `apply` asked for (a layout effect's update is rendered at once, in the same task).
   useLayoutEffect(() => {
-    const name = takenOver?.focused;
-    const input = name && form.current ? fieldNamed(form.current, name) : null;
-    if (!input) return;
-    input.focus();
-    const selection = takenOver?.selection;
-    try {
-      if (selection) input.setSelectionRange(selection.start, selection.end);
-    } catch {
-      // an email field has no selection to set
-    }
-  }, [takenOver]);
+    if (changed) finish(changed);
+  }, [changed]);
 
-  // Until a frame has been painted, nothing in the form animates.
-  const [takingOver, setTakingOver] = useState(prerendered !== null);
+  // Until a frame has been painted, nothing in the form animates. The attribute is rendered once
+  // and then removed from the page directly: a state change would render the whole form again.
+  const [takingOver] = useState(prerendered !== null);
   useEffect(() => {
     if (!takingOver) return;
     let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => setTakingOver(false));
+      frame = requestAnimationFrame(() => form.current?.removeAttribute('data-taking-over'));
     });
     return () => cancelAnimationFrame(frame);
   }, [takingOver]);
-
-  // A submit made before the app ran is sent.
-  const resumedSubmit = useRef(false);
-  useEffect(() => {
-    if (!takenOver?.submitRequested || resumedSubmit.current) return;
-    resumedSubmit.current = true;
-    form.current?.requestSubmit();
-  }, [takenOver]);
 
   return {
     initial: prerendered?.values ?? null,

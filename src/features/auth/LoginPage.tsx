@@ -56,7 +56,9 @@ export default function LoginPage() {
   // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
   const { initial, formProps } = usePrerenderedForm((typed) => {
     const now = { email: typed.email ?? '', password: typed.password ?? '' };
-    setValues((current) => (current.email === now.email && current.password === now.password ? current : now));
+    if (now.email === values.email && now.password === values.password) return false;
+    setValues(now);
+    return true;
   });
   const [values, setValues] = useState<LoginValues>({ email: initial?.email ?? '', password: initial?.password ?? '' });
   const [errors, setErrors] = useState<LoginErrors>({});

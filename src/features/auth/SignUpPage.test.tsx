@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { authResult, mockApi, prerenderedCard, removePrerenderedCards, renderApp, reply, testLocation } from '../../testing';
 
 function fields() {
@@ -129,7 +129,8 @@ describe('SignUpPage', () => {
       expect(fields().password).toHaveValue('secr');
       expect(screen.getByRole('radio', { name: /Annual/ })).toBeChecked();
       expect(screen.getByRole('radio', { name: /Monthly/ })).not.toBeChecked();
-      expect(fields().password).toHaveFocus();
+      // (In the next frame, before it paints.)
+      await waitFor(() => expect(fields().password).toHaveFocus());
       expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
     });
 
@@ -150,7 +151,7 @@ describe('SignUpPage', () => {
       expect(fields().name).toHaveValue('Ana Souza');
       expect(fields().password).toHaveValue('secret1');
       expect(screen.getByRole('radio', { name: /Annual/ })).toBeChecked();
-      expect(fields().name).toHaveFocus();
+      await waitFor(() => expect(fields().name).toHaveFocus());
     });
 
     it('sends a sign-up the visitor asked for before the app ran, with what was typed', async () => {

@@ -1,10 +1,9 @@
-import { yupResolver } from '@hookform/resolvers/yup';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorDetail, useRegisterMutation } from '../../api';
@@ -12,9 +11,13 @@ import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../co
 import { TAKING_OVER_SX, usePrerenderedForm } from '../../components/usePrerenderedForm';
 import { BILLING_PERIODS } from '../../lib/constants';
 import { browserTimeZone } from '../../lib/dates';
+import { prepareMoneyFormat } from '../../lib/money';
 import { AuthCard } from './AuthCard';
 import { PlanChoice } from './PlanChoice';
-import { signUpSchema, type SignUpValues } from './schemas';
+import type { SignUpValues } from './schemas';
+
+// The plans' prices: the page's first number formatter is made in a task of its own, not in the first render.
+prepareMoneyFormat();
 
 const FIELDS = ['name', 'email', 'password', 'plan'] as const satisfies ReadonlyArray<keyof SignUpValues>;
 
@@ -24,6 +27,26 @@ function signUpValues(typed: Readonly<Record<string, string>> | null): SignUpVal
   return { name: typed?.name ?? '', email: typed?.email ?? '', password: typed?.password ?? '', plan };
 }
 
+/**
+ * The form's checks. yup and its resolver would be a third of the screen's chunks, and evaluating
+ * them a long task on a phone's CPU before the form appears: they load when the visitor first
+ * types (`onInput`) or sends the form, in a chunk of their own (signUpChecks.ts).
+ */
+let checks: Promise<Resolver<SignUpValues>> | undefined;
+function loadChecks(): Promise<Resolver<SignUpValues>> {
+  checks ??= import(/* webpackChunkName: "signup-checks" */ './signUpChecks').then(
+    (module) => module.signUpResolver,
+    (error: unknown) => {
+      // A failed fetch (network) is tried again by the next submit.
+      checks = undefined;
+      throw error;
+    },
+  );
+  return checks;
+}
+const resolver: Resolver<SignUpValues> = async (values, context, options) => (await loadChecks())(values, context, options);
+const startLoadingChecks = () => void loadChecks().catch(() => undefined);
+
 /** Sign-up. The new account is signed in at once; the signed-out guard then leads to /dashboard. */
 export default function SignUpPage() {
   const { t } = useTranslation('auth');
@@ -32,7 +55,9 @@ export default function SignUpPage() {
   // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
   const { initial, formProps } = usePrerenderedForm((typed) => {
     const now = signUpValues(typed);
-    for (const name of FIELDS) if (getValues(name) !== now[name]) setValue(name, now[name]);
+    const changed = FIELDS.filter((name) => getValues(name) !== now[name]);
+    for (const name of changed) setValue(name, now[name]);
+    return changed.length > 0;
   });
   const {
     control,
@@ -42,7 +67,7 @@ export default function SignUpPage() {
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<SignUpValues>({
-    resolver: yupResolver(signUpSchema),
+    resolver,
     defaultValues: signUpValues(initial),
   });
 
@@ -57,7 +82,14 @@ export default function SignUpPage() {
   return (
     <AuthCard title={t('signup.title')} subtitle={t('signup.subtitle')} maxWidth={520}>
       <FormErrorAlert errors={errors} />
-      <Box component="form" {...formProps} noValidate onSubmit={handleSubmit(onSubmit)} sx={TAKING_OVER_SX}>
+      <Box
+        component="form"
+        {...formProps}
+        noValidate
+        onInput={startLoadingChecks}
+        onSubmit={handleSubmit(onSubmit)}
+        sx={TAKING_OVER_SX}
+      >
         <Stack spacing={2.5}>
           <TextInput<SignUpValues>
             name="name"
