@@ -47,26 +47,23 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
   const form = useRef<HTMLFormElement>(null);
   /** The card as read at the commit, when `apply` changed the form's state: taken over after that render. */
   const [changed, setChanged] = useState<PrerenderedForm | null>(null);
+  const submit = useRef(false);
 
   /**
-   * Puts the focus and caret where the visitor left them, then sends a held-back submit: in the
-   * next frame's animation callbacks, before it paints (the prerendered field lost the focus when
-   * React removed it, and no frame shows that). Not in the commit: focusing makes the browser lay
-   * out the new screen at once, in the commit's task, which a phone's CPU then holds for longer.
+   * Puts the focus and caret where the visitor left them (before the first paint, and before any
+   * key can reach the page without a field to type in), and asks for a held-back submit.
    */
   const finish = (now: PrerenderedForm) => {
-    requestAnimationFrame(() => {
-      const input = now.focused && form.current ? fieldNamed(form.current, now.focused) : null;
-      if (input && document.activeElement !== input) {
-        input.focus();
-        try {
-          if (now.selection) input.setSelectionRange(now.selection.start, now.selection.end);
-        } catch {
-          // an email field has no selection to set
-        }
+    const input = now.focused && form.current ? fieldNamed(form.current, now.focused) : null;
+    if (input) {
+      input.focus();
+      try {
+        if (now.selection) input.setSelectionRange(now.selection.start, now.selection.end);
+      } catch {
+        // an email field has no selection to set
       }
-      if (now.submitRequested) form.current?.requestSubmit();
-    });
+    }
+    submit.current = now.submitRequested;
   };
 
   // At the commit that replaced the card (the card's fields keep their values once React has removed them).
@@ -82,6 +79,13 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
   useLayoutEffect(() => {
     if (changed) finish(changed);
   }, [changed]);
+
+  // A submit made before the app ran is sent, once the form's handler has what was typed.
+  useEffect(() => {
+    if (!submit.current) return;
+    submit.current = false;
+    form.current?.requestSubmit();
+  });
 
   // Until a frame has been painted, nothing in the form animates. The attribute is rendered once
   // and then removed from the page directly: a state change would render the whole form again.

@@ -181,7 +181,6 @@ describe('LoginPage', () => {
 
       expect(fields().email).toHaveValue('ana@example.com');
       expect(fields().password).toHaveValue('secr');
-      // (In the next frame, before it paints.)
       await waitFor(() => expect(fields().password).toHaveFocus());
       expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
     });

@@ -129,7 +129,6 @@ describe('SignUpPage', () => {
       expect(fields().password).toHaveValue('secr');
       expect(screen.getByRole('radio', { name: /Annual/ })).toBeChecked();
       expect(screen.getByRole('radio', { name: /Monthly/ })).not.toBeChecked();
-      // (In the next frame, before it paints.)
       await waitFor(() => expect(fields().password).toHaveFocus());
       expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
     });
