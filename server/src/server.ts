@@ -21,7 +21,8 @@ function lockDataDir(dataDir: string): () => void {
   } catch (error) {
     if (!(error instanceof PidLockHeld)) throw error;
     throw new ConfigError(
-      `Another server (pid ${error.pid}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to share a PostgreSQL server.`,
+      `Another server (pid ${error.pid}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to share a PostgreSQL server. ` +
+        `If no console is running, pid ${error.pid} is another program that reused the number: remove ${error.file}.`,
     );
   }
 }
