@@ -91,6 +91,29 @@ function prerenderScreens() {
  * The server sends the visitor's for the screen's address (server/src/lib/webPages.ts) and
  * index.html for every other address of the app.
  */
+/**
+ * `<link rel="preload">` for every file the screen of a prerendered page needs (`signup-en-dark.html`:
+ * the chunks of the `signup` import, the `common` and `auth` translations in English), so that they
+ * download while the page is parsed. The app imports them once its entry chunk's steps are done
+ * (src/app/startup.ts, `chunksPreloaded`), not as they arrive.
+ */
+function screenPreloads(compilation, outputName) {
+  const [screen, language] = outputName.replace(/\.html$/, '').split('-');
+  const group = compilation.namedChunkGroups.get(screen);
+  if (!group) throw new Error(`${outputName}: no chunk named "${screen}" (src/app/pages.ts names each screen's import)`);
+  const chunks = [...group.chunks];
+  for (const namespace of ['common', 'auth']) {
+    const name = `locale-${language}-${namespace}-json`;
+    const chunk = [...compilation.chunks].find((candidate) => candidate.name === name);
+    if (!chunk) throw new Error(`${outputName}: no chunk named "${name}" (src/app/locales.ts)`);
+    chunks.push(chunk);
+  }
+  const files = chunks.flatMap((chunk) => [...chunk.files].filter((file) => file.endsWith('.js')));
+  // Low priority, as the entry chunk's deferred script has: the card paints from the page alone,
+  // and no file here may hold the first paint up (nor count, in Lighthouse's model, as if it did).
+  return files.map((file) => `<link rel="preload" as="script" href="/${file}" fetchpriority="low">`).join('');
+}
+
 class ProductionPagesPlugin {
   constructor(prerendered) {
     this.prerendered = prerendered;
@@ -107,7 +130,7 @@ class ProductionPagesPlugin {
         if (!page) return { ...data, html: data.html.replace(PREFERENCES_SCRIPT, () => script) };
         // The styles go before the preferences script, which reads them.
         const html = data.html
-          .replace(PREFERENCES_SCRIPT, () => `${page.head}${script}`)
+          .replace(PREFERENCES_SCRIPT, () => `${screenPreloads(compilation, data.outputName)}${page.head}${script}`)
           .replace(EMPTY_ROOT, () => `<div id="root">${page.root}</div>`);
         return { ...data, html };
       });
@@ -127,6 +150,12 @@ module.exports = (_env = {}, argv = {}) => {
       chunkFilename: production ? 'assets/[name].[contenthash:12].js' : 'assets/[name].js',
       publicPath: '/',
       clean: true,
+      // The entry chunk's code at the script's top level, not in one function around all of it:
+      // when a profiler is on (Lighthouse's trace, DevTools), V8 parses a function it runs again to
+      // find its source positions, and that function was the whole 550 KB chunk, a long task of its
+      // own before the app's first line ran (docs/web.md, "First load"). Its top-level names are
+      // webpack's (`__webpack_require__`...); nothing else on the page declares globals.
+      iife: false,
     },
     resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], alias: MUI_WITHOUT_CSS_VARS },
     module: {

@@ -7,7 +7,7 @@
 // visitor's (CSS shows it only then); this script focuses its first field when the page is parsed,
 // and holds back a submit until the app can send it (src/lib/prerendered.ts). It also keeps the
 // view cookie, by which the server picks that page.
-/* global document, localStorage, navigator -- a browser script */
+/* global document, localStorage, navigator, requestAnimationFrame -- a browser script */
 (function () {
   var root = document.documentElement;
   var preferences = {};
@@ -33,17 +33,22 @@
 
   var styles = document.querySelectorAll('style[data-prerender]');
   if (styles.length === 0) return;
-  // A page in the other theme (the server guessed): its styles must not colour this one.
+  // A page in the other theme (the server guessed): its styles must not colour this one, and the
+  // app's Emotion cache must not take their rules for its own.
   for (var i = 0; i < styles.length; i += 1) {
     var name = styles[i].getAttribute('data-prerender');
-    if (name !== 'all' && name !== theme) styles[i].media = 'not all';
+    if (name !== 'all' && name !== theme) styles[i].parentNode.removeChild(styles[i]);
   }
   var variant = '[data-prerender-variant="' + view + '"]';
-  // Parsed (before the app's deferred scripts run): the first field gets the focus, as the app's would.
+  // Parsed, in the frame that first shows the card: its first field gets the focus, as the app's
+  // would. (Not as soon as it is parsed: focusing lays the page out, which the frame does anyway,
+  // and the app's deferred script runs right after parsing, in the same task.)
   document.addEventListener('readystatechange', function focusFirstField() {
     document.removeEventListener('readystatechange', focusFirstField);
-    var field = signedIn ? null : document.querySelector(variant + ' input');
-    if (field && (!document.activeElement || document.activeElement === document.body)) field.focus();
+    requestAnimationFrame(function () {
+      var field = signedIn ? null : document.querySelector(variant + ' input');
+      if (field && (!document.activeElement || document.activeElement === document.body)) field.focus();
+    });
   });
   // A prerendered form has no handler yet: never let the browser send it itself (the password would
   // end up in the address). The app sends it once it has taken over.

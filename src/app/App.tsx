@@ -12,7 +12,7 @@ import type { AppStore } from './store';
  */
 export function App({ store, i18n }: { store: AppStore; i18n: I18n }) {
   // The first commit has replaced a prerendered screen (/login), and the app's styles are in: the
-  // prerendered page's own go before the browser paints again (lib/prerendered.ts).
+  // rules that only served the prerendered card go before the browser paints again (lib/prerendered.ts).
   useLayoutEffect(removePrerenderedStyles, []);
   return (
     <AppProviders store={store} i18n={i18n}>

@@ -61,7 +61,8 @@ export function boot(startup: Startup): Promise<void> {
   /**
    * The first render waits for the `common` translations, and when signed out for the screen's
    * chunk and translations too, so that it shows the whole screen at once: they have all been
-   * downloading since the start. Signed in, it does not wait for the screen: the session check
+   * downloading since the start (imported from here when the page preloads them: app/startup.ts).
+   * Signed in, it does not wait for the screen: the session check
    * (GET /auth/me, behind a full-screen spinner) starts at once. If something failed, it renders
    * anyway, and the screen tries again.
    */
@@ -71,7 +72,7 @@ export function boot(startup: Startup): Promise<void> {
     const i18n = createI18n(language, translations, loadNamespace);
     appI18n = i18n;
     if (!signedIn) {
-      await startup.ready.catch(() => undefined);
+      await startup.ready().catch(() => undefined);
       await i18n.loadNamespaces(startup.pages.flatMap((page) => page.namespaces)).catch(() => undefined);
     }
     render(i18n);

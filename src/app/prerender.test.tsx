@@ -48,6 +48,25 @@ describe('the screens rendered at build time', () => {
     expect(css(light)).toContain('background-color:#f5f6fa');
   });
 
+  it('names every rule of the card for Emotion, each where its text is', () => {
+    const { head, root } = prerenderPages()['signup-en-dark.html']!;
+    const styles = [...head.matchAll(/<style data-prerender="dark" data-emotion="([^"]+)">([^<]*)<\/style>/g)];
+    const classes = [...root.matchAll(/class="([^"]*)"/g)].flatMap((match) => match[1]!.split(' '));
+    // (Emotion's class names: `css-<hash>`, with a label after it outside production builds.)
+    const used = [...new Set(classes.filter((name) => /^css-[a-z0-9]+/.test(name) && name !== 'css-0'))];
+    const classNames = styles.at(-1)![1]!.split(' ');
+
+    expect(classNames[0]).toBe('css');
+    for (const name of used) {
+      expect(classNames).toContain(name.slice('css-'.length));
+      expect(styles.at(-1)![2]).toContain(`.${name}`);
+    }
+    for (const [, names, css] of styles.slice(0, -1)) {
+      expect(names).toMatch(/^css-global [a-zA-Z0-9-]+$/);
+      expect(css).not.toMatch(/^\.css-/);
+    }
+  });
+
   it('makes a page per screen, language and theme, its card shown only to a visitor of that choice', () => {
     const pages = prerenderPages();
 
@@ -63,16 +82,23 @@ describe('the screens rendered at build time', () => {
     );
     expect(root).toContain('>Entrar</h1>');
     // Its ids are its own (never one the app's first render makes), and nothing takes the focus by itself.
-    const ids = [...root.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
+    const card = root.slice(0, root.lastIndexOf('<span id="prerendered-end">'));
+    const ids = [...card.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
     expect(ids.length).toBeGreaterThanOrEqual(2);
     for (const id of ids) expect(id).toContain('pt-light-');
+    // No frame is painted before the card is parsed whole: the element after it is awaited.
+    expect(root.endsWith('</div><span id="prerendered-end"></span>')).toBe(true);
+    expect(head.startsWith('<link rel="expect" href="#prerendered-end" blocking="render">')).toBe(true);
     expect(root).not.toMatch(/autofocus/i);
     // Each field says when it is filled (the rules that lift its label read :placeholder-shown).
     expect(root.match(/<input placeholder=" "/g)).toHaveLength(2);
-    // The rules that show it, then the theme's own.
-    expect(head.match(/<style data-prerender="[a-z]+">/g)).toEqual([
+    // The rules that show it, then the theme's own as Emotion writes them: each global style
+    // (CssBaseline, the autofill keyframes) in an element of its own, then the class rules.
+    expect(head.match(/<style data-prerender="[a-z]+"[^>]*>/g)).toEqual([
       '<style data-prerender="all">',
-      '<style data-prerender="light">',
+      expect.stringMatching(/^<style data-prerender="light" data-emotion="css-global [a-zA-Z0-9-]+">$/),
+      expect.stringMatching(/^<style data-prerender="light" data-emotion="css-global [a-zA-Z0-9-]+">$/),
+      expect.stringMatching(/^<style data-prerender="light" data-emotion="css( [a-zA-Z0-9-]+)+">$/),
     ]);
     expect(head).toContain('background-color:#f5f6fa');
     expect(head).not.toContain('background-color:#0f1115');

@@ -21,8 +21,22 @@ export interface Startup {
   common: Promise<Resources['common']>;
   /** The screens the opened address shows (see pagesAt). */
   pages: Page[];
-  /** Settles when their chunks and translations are in (or one of them failed). */
-  ready: Promise<void>;
+  /**
+   * Imports their chunks and translations; settles when they are in (or one of them failed). Called
+   * at once, unless the page came with them preloaded (see `chunksPreloaded`): then boot calls it.
+   */
+  ready(): Promise<void>;
+}
+
+/**
+ * Whether the page came with its screen's files already on their way (`<link rel="preload">`: the
+ * prerendered /login and /signup, webpack.config.js). Importing them is then left to boot, after
+ * the entry chunk's steps (index.tsx): imported now, the screen's module would be evaluated as
+ * soon as its chunk arrived, together with every module of the entry chunk it uses that the steps
+ * had not reached yet, in one long task (on a phone's CPU, half a second).
+ */
+function chunksPreloaded(): boolean {
+  return document.querySelector('link[rel="preload"][as="script"]') !== null;
 }
 
 function start(): Startup {
@@ -31,10 +45,15 @@ function start(): Startup {
   const language = persisted.preferences?.language ?? detectLanguage();
   const common = loadNamespace(language, 'common') as Promise<Resources['common']>;
   const pages = pagesAt(window.location.pathname, signedIn);
-  const ready = preloadPages(pages, language);
-  // Whoever waits for these handles a failure (the app renders anyway, and tries again).
+  let loading: Promise<void> | undefined;
+  const ready = () => {
+    loading ??= preloadPages(pages, language);
+    return loading;
+  };
+  // (Signed in, the page's preloaded screen is not the one shown.)
+  if (signedIn || !chunksPreloaded()) void ready().catch(() => undefined);
+  // Whoever waits for it handles a failure (the app renders anyway, and tries again).
   common.catch(() => undefined);
-  ready.catch(() => undefined);
   return { persisted, signedIn, language, common, pages, ready };
 }
 

@@ -2,7 +2,7 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldValues } from 'react-hook-form';
 import { TextInput, type TextInputProps } from './TextInput';
@@ -16,7 +16,7 @@ export interface PasswordFieldProps<T extends FieldValues> extends Omit<TextInpu
  * A password (or any secret: API key, client secret) field bound to react-hook-form, masked, with
  * a show/hide toggle.
  */
-export function PasswordField<T extends FieldValues>({
+function PasswordInput<T extends FieldValues>({
   autoComplete = 'current-password',
   toggleLabels,
   ...props
@@ -46,3 +46,6 @@ export function PasswordField<T extends FieldValues>({
     />
   );
 }
+
+/** Memoised, as TextInput is. */
+export const PasswordField = memo(PasswordInput) as typeof PasswordInput;

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type RefObject } from 'react';
 import { readPrerenderedForm, type PrerenderedForm } from '../lib/prerendered';
 
 /** What a screen served already rendered needs to take its prerendered form over. */
@@ -8,6 +8,12 @@ export interface PrerenderedTakeOver {
    * values), or null when the page had no prerendered form (any screen but the first, tests).
    */
   initial: Readonly<Record<string, string>> | null;
+  /**
+   * The name of the field that has the focus on the prerendered card, or null. The screen gives it
+   * `startsFocused` (TextInput): Material UI draws it focused from the first render, so that giving
+   * the focus back at the commit renders nothing.
+   */
+  focused: string | null;
   /** Spread on the form element: its ref, and `data-taking-over` until a frame has been painted. */
   formProps: { ref: RefObject<HTMLFormElement | null>; 'data-taking-over': true | undefined };
 }
@@ -100,6 +106,28 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
 
   return {
     initial: prerendered?.values ?? null,
+    focused: prerendered?.focused ?? null,
     formProps: { ref: form, 'data-taking-over': takingOver || undefined },
+  };
+}
+
+/**
+ * For a field drawn focused from its first render (`startsFocused`: the prerendered card's field
+ * that has the focus, `PrerenderedTakeOver.focused`): `focused` for its FormControl until the
+ * field first loses the focus, and the `onBlur` that notices it. Without it, the focus given back
+ * at the take-over's commit would render the field again, in the same long task.
+ */
+export function useStartsFocused(
+  startsFocused: boolean | undefined,
+  onBlur?: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => void,
+) {
+  const [blurred, setBlurred] = useState(false);
+  const focused = startsFocused && !blurred ? true : undefined;
+  return {
+    focused,
+    onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      if (focused) setBlurred(true);
+      onBlur?.(event);
+    },
   };
 }

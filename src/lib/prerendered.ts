@@ -84,8 +84,15 @@ export function readPrerenderedForm(): PrerenderedForm | null {
   return read();
 }
 
-/** Removes the prerendered page's styles: the app's own have replaced them (App, on its first commit). */
+/**
+ * Ends the prerendered page's styles (App, on its first commit): the rules that show the card and
+ * its fields' states before the app runs are removed; the theme's rules, which the app's Emotion
+ * cache took as its own when it started (app/prerender.tsx), stay as Emotion's.
+ */
 export function removePrerenderedStyles(): void {
   if (typeof document === 'undefined') return;
-  for (const style of Array.from(document.querySelectorAll(`style[${PRERENDER_STYLE_ATTRIBUTE}]`))) style.remove();
+  for (const style of Array.from(document.querySelectorAll(`style[${PRERENDER_STYLE_ATTRIBUTE}]`))) {
+    if (style.hasAttribute('data-emotion')) style.removeAttribute(PRERENDER_STYLE_ATTRIBUTE);
+    else style.remove();
+  }
 }

@@ -17,13 +17,15 @@ import { useSelector } from 'react-redux';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage, errorStatus, selectAccountDeleted, selectSessionEnded, useLoginMutation } from '../../api';
 import { FormErrorAlert } from '../../components/FormErrorAlert';
-import { TAKING_OVER_SX, usePrerenderedForm } from '../../components/usePrerenderedForm';
+import { TAKING_OVER_SX, usePrerenderedForm, useStartsFocused } from '../../components/usePrerenderedForm';
 import { AuthCard } from './AuthCard';
 import { serverError, validateLogin, type LoginErrors, type LoginValues } from './loginForm';
 
-interface LoginFieldProps extends Omit<OutlinedInputProps, 'id' | 'label' | 'error'> {
+interface LoginFieldProps extends Omit<OutlinedInputProps, 'id' | 'label' | 'error' | 'onBlur'> {
   label: string;
   invalid: boolean;
+  /** Drawn focused from the first render, until it loses the focus (`useStartsFocused`). */
+  startsFocused: boolean;
 }
 
 /**
@@ -31,12 +33,13 @@ interface LoginFieldProps extends Omit<OutlinedInputProps, 'id' | 'label' | 'err
  * rather than to react-hook-form. Its only error is "required", which the alert above the form
  * states, so the field turns red without a text of its own.
  */
-function LoginField({ label, invalid, ...input }: LoginFieldProps) {
+function LoginField({ label, invalid, startsFocused, ...input }: LoginFieldProps) {
   const id = useId();
+  const focus = useStartsFocused(startsFocused);
   return (
-    <FormControl fullWidth error={invalid} variant="outlined">
+    <FormControl fullWidth error={invalid} focused={focus.focused} variant="outlined">
       <InputLabel htmlFor={id}>{label}</InputLabel>
-      <OutlinedInput {...input} id={id} label={label} aria-invalid={invalid} />
+      <OutlinedInput {...input} id={id} label={label} aria-invalid={invalid} onBlur={focus.onBlur} />
     </FormControl>
   );
 }
@@ -54,7 +57,7 @@ export default function LoginPage() {
   const accountDeleted = useSelector(selectAccountDeleted);
   // The card served already rendered, as the visitor left it before the app ran: what was typed
   // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
-  const { initial, formProps } = usePrerenderedForm((typed) => {
+  const { initial, focused, formProps } = usePrerenderedForm((typed) => {
     const now = { email: typed.email ?? '', password: typed.password ?? '' };
     if (now.email === values.email && now.password === values.password) return false;
     setValues(now);
@@ -121,6 +124,7 @@ export default function LoginPage() {
             type="email"
             autoComplete="email"
             autoFocus={!initial}
+            startsFocused={focused === 'email'}
             value={values.email}
             onChange={onChange('email')}
             inputRef={inputs.email}
@@ -131,6 +135,7 @@ export default function LoginPage() {
             name="password"
             type={passwordVisible ? 'text' : 'password'}
             autoComplete="current-password"
+            startsFocused={focused === 'password'}
             value={values.password}
             onChange={onChange('password')}
             inputRef={inputs.password}

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ANNUAL_DISCOUNT, ANNUAL_PRICE_USD, MONTHLY_PRICE_USD, type BillingPeriod } from '../../lib/constants';
@@ -13,8 +13,14 @@ import { LOCALE_OF, isLanguage } from '../../lib/language';
 import { formatUSD } from '../../lib/money';
 import type { SignUpValues } from './schemas';
 
-/** Monthly vs annual billing as two selectable cards (radio buttons underneath). */
-export function PlanChoice({ control, disabled }: { control: Control<SignUpValues>; disabled?: boolean }) {
+/** Monthly vs annual billing as two selectable cards (radio buttons underneath). Memoised, as TextInput is. */
+export const PlanChoice = memo(function PlanChoice({
+  control,
+  disabled,
+}: {
+  control: Control<SignUpValues>;
+  disabled?: boolean;
+}) {
   const { t, i18n } = useTranslation('auth');
   const labelId = useId();
   const { field } = useController({ name: 'plan', control });
@@ -91,4 +97,4 @@ export function PlanChoice({ control, disabled }: { control: Control<SignUpValue
       </RadioGroup>
     </Box>
   );
-}
+});

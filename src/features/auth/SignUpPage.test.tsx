@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { authResult, mockApi, prerenderedCard, removePrerenderedCards, renderApp, reply, testLocation } from '../../testing';
 
 function fields() {
@@ -131,6 +131,24 @@ describe('SignUpPage', () => {
       expect(screen.getByRole('radio', { name: /Monthly/ })).not.toBeChecked();
       await waitFor(() => expect(fields().password).toHaveFocus());
       expect((fields().password as HTMLInputElement).selectionStart).toBe(2);
+    });
+
+    it('draws the field the visitor was in focused from the first render, and as any other once it loses the focus', async () => {
+      const card = signUpCard({ name: 'Ana Souza', email: 'ana@', password: '', plan: 'monthly' });
+      card.email!.focus();
+      const label = (name: string) => screen.getByText(name, { selector: 'label' });
+
+      renderApp('/signup');
+      await screen.findByRole('heading', { level: 1 });
+
+      await waitFor(() => expect(fields().email).toHaveFocus());
+      expect(label('Email')).toHaveClass('Mui-focused');
+      expect(label('Full name')).not.toHaveClass('Mui-focused');
+
+      act(() => (fields().password as HTMLInputElement).focus());
+
+      expect(label('Email')).not.toHaveClass('Mui-focused');
+      expect(label('Password')).toHaveClass('Mui-focused');
     });
 
     it('takes what was typed while React rendered, read again at the commit', async () => {

@@ -47,13 +47,33 @@ function loadChecks(): Promise<Resolver<SignUpValues>> {
 const resolver: Resolver<SignUpValues> = async (values, context, options) => (await loadChecks())(values, context, options);
 const startLoadingChecks = () => void loadChecks().catch(() => undefined);
 
-/** Sign-up. The new account is signed in at once; the signed-out guard then leads to /dashboard. */
+/**
+ * Sign-up. The new account is signed in at once; the signed-out guard then leads to /dashboard.
+ * The form is a component of its own: react-hook-form renders the component that holds the form
+ * once more when it mounts, in the take-over's commit, and that render is only the form's (its
+ * fields, memoised, are not rendered again).
+ */
 export default function SignUpPage() {
+  const { t } = useTranslation('auth');
+  return (
+    <AuthCard title={t('signup.title')} subtitle={t('signup.subtitle')} maxWidth={520}>
+      <SignUpForm />
+      <Typography variant="body2" color="textSecondary" sx={{ mt: 3, textAlign: 'center' }}>
+        {t('signup.haveAccount')}{' '}
+        <Link component={RouterLink} to="/login">
+          {t('signup.signIn')}
+        </Link>
+      </Typography>
+    </AuthCard>
+  );
+}
+
+function SignUpForm() {
   const { t } = useTranslation('auth');
   const [register] = useRegisterMutation();
   // The card served already rendered, as the visitor left it before the app ran: what was typed
   // then, and again at the commit (React may have rendered this screen in slices, index.tsx).
-  const { initial, formProps } = usePrerenderedForm((typed) => {
+  const { initial, focused, formProps } = usePrerenderedForm((typed) => {
     const now = signUpValues(typed);
     const changed = FIELDS.filter((name) => getValues(name) !== now[name]);
     for (const name of changed) setValue(name, now[name]);
@@ -80,7 +100,7 @@ export default function SignUpPage() {
   };
 
   return (
-    <AuthCard title={t('signup.title')} subtitle={t('signup.subtitle')} maxWidth={520}>
+    <>
       <FormErrorAlert errors={errors} />
       <Box
         component="form"
@@ -97,13 +117,22 @@ export default function SignUpPage() {
             label={t('fields.name')}
             autoComplete="name"
             autoFocus={!initial}
+            startsFocused={focused === 'name'}
           />
-          <TextInput<SignUpValues> name="email" control={control} label={t('fields.email')} type="email" autoComplete="email" />
+          <TextInput<SignUpValues>
+            name="email"
+            control={control}
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            startsFocused={focused === 'email'}
+          />
           <PasswordField<SignUpValues>
             name="password"
             control={control}
             label={t('fields.password')}
             autoComplete="new-password"
+            startsFocused={focused === 'password'}
           />
           <PlanChoice control={control} disabled={isSubmitting} />
           <Button type="submit" variant="contained" size="large" disabled={isSubmitting} fullWidth>
@@ -111,12 +140,6 @@ export default function SignUpPage() {
           </Button>
         </Stack>
       </Box>
-      <Typography variant="body2" color="textSecondary" sx={{ mt: 3, textAlign: 'center' }}>
-        {t('signup.haveAccount')}{' '}
-        <Link component={RouterLink} to="/login">
-          {t('signup.signIn')}
-        </Link>
-      </Typography>
-    </AuthCard>
+    </>
   );
 }
