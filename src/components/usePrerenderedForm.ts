@@ -53,6 +53,7 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
   const form = useRef<HTMLFormElement>(null);
   /** The card as read at the commit, when `apply` changed the form's state: taken over after that render. */
   const [changed, setChanged] = useState<PrerenderedForm | null>(null);
+  const [focused, setFocused] = useState(prerendered?.focused ?? null);
   const submit = useRef(false);
 
   /**
@@ -76,7 +77,10 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
   useLayoutEffect(() => {
     if (!prerendered) return;
     const now = prerendered.again();
-    if (apply(now.values)) setChanged(now);
+    // The visitor moved to another field while React rendered: that one is drawn focused.
+    const moved = now.focused !== focused;
+    if (moved) setFocused(now.focused);
+    if (apply(now.values) || moved) setChanged(now);
     else finish(now);
     // Once, on mount: `prerendered` never changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -106,7 +110,7 @@ export function usePrerenderedForm(apply: (values: Record<string, string>) => bo
 
   return {
     initial: prerendered?.values ?? null,
-    focused: prerendered?.focused ?? null,
+    focused,
     formProps: { ref: form, 'data-taking-over': takingOver || undefined },
   };
 }

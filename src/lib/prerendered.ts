@@ -30,7 +30,7 @@ export function rememberView(language: Language, theme: 'dark' | 'light'): void 
 export interface PrerenderedForm {
   /** Each named field's value, as typed (a radio group's: the checked one's). */
   values: Record<string, string>;
-  /** The name of the field that has the focus, if one has. */
+  /** The name of the field that has the focus, if one has (read again: the one the visitor moved to since). */
   focused: string | null;
   /** The caret or selection in that field. */
   selection: { start: number; end: number } | null;
@@ -62,7 +62,16 @@ export function readPrerenderedForm(): PrerenderedForm | null {
   if (!form) return null;
   const inputs = Array.from(form.querySelectorAll<HTMLInputElement>('input[name]'));
   const active = document.activeElement;
-  const focused = active instanceof HTMLInputElement && active.name && form.contains(active) ? active : null;
+  let focused = active instanceof HTMLInputElement && active.name && form.contains(active) ? active : null;
+  // The visitor may move on to another field, or leave the form, while React renders: the field
+  // read again at the commit is the one they are in then. (Once React has removed the card, the
+  // page's focus is gone with it, so it is followed here rather than read then.)
+  form.addEventListener('focusin', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.name) focused = event.target;
+  });
+  form.addEventListener('focusout', (event) => {
+    if (event.relatedTarget instanceof Element && !form.contains(event.relatedTarget)) focused = null;
+  });
   const read = (): PrerenderedForm => {
     const values: Record<string, string> = {};
     for (const input of inputs) {

@@ -151,6 +151,29 @@ describe('SignUpPage', () => {
       expect(label('Password')).toHaveClass('Mui-focused');
     });
 
+    it('gives the focus back to the field the visitor moved to while React rendered, drawn focused', async () => {
+      const card = signUpCard({ name: 'Ana Souza', email: '', password: '', plan: 'monthly' });
+      card.name!.focus();
+      // The visitor goes on to the email field while React renders the screen: it is there when
+      // the screen is in the page (its heading), and types into it.
+      const rendered = () => document.querySelector('h1') !== null;
+      Object.defineProperty(card.email, 'value', {
+        configurable: true,
+        get: () => {
+          if (rendered() && document.activeElement === card.name) card.email!.focus();
+          return rendered() ? 'ana@' : '';
+        },
+      });
+
+      renderApp('/signup');
+      await screen.findByRole('heading', { level: 1 });
+
+      await waitFor(() => expect(fields().email).toHaveFocus());
+      expect(fields().email).toHaveValue('ana@');
+      expect(screen.getByText('Email', { selector: 'label' })).toHaveClass('Mui-focused');
+      expect(screen.getByText('Full name', { selector: 'label' })).not.toHaveClass('Mui-focused');
+    });
+
     it('takes what was typed while React rendered, read again at the commit', async () => {
       const card = signUpCard({ name: 'An', email: '', password: '', plan: 'monthly' });
       card.name!.focus();
