@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai';
 import { apiCalls, executions, processes, publications } from '../src/db/schema';
 import { createEngine, MAX_RECOVERIES, STALE_AFTER_MS, type Engine } from '../src/pipeline/engine';
@@ -967,5 +967,28 @@ describe('the scheduler', () => {
     expect(await engine.tick()).toBe(0);
     const [row] = await ctx.database.db.select().from(processes).where(eq(processes.id, processId));
     expect(row?.isActive).toBe(true);
+  });
+  test('switched off with a scheduled run waiting, a process whose last video was rejected shows the run before it', async () => {
+    const processId = await createProcess({ is_active: true });
+    const [owner] = await ctx.database.db.select({ userId: processes.userId }).from(processes).where(eq(processes.id, processId));
+    const earlier = ctx.clock.now.getTime();
+    await ctx.database.db.insert(executions).values([
+      { processId, userId: owner!.userId, language: 'en', status: 'completed', createdAt: new Date(earlier - 2 * DAY_MS) },
+      { processId, userId: owner!.userId, language: 'en', status: 'rejected', createdAt: new Date(earlier - DAY_MS) },
+    ]);
+    ctx.clock.now = new Date(new Date((await processJson(processId)).next_execution).getTime() + 60_000);
+    await signInAgain();
+    await engine.tick();
+    queued.length = 0;
+    const [pending] = await ctx.database.db
+      .select({ id: executions.id })
+      .from(executions)
+      .where(and(eq(executions.processId, processId), eq(executions.status, 'queued')));
+
+    const off = await call(ctx.app, 'PUT', `/api/v1/processes/${processId}/toggle`, { token });
+
+    // "rejected" is a run's outcome, not a process status: the process shows the completed run.
+    expect(off.json()).toMatchObject({ is_active: false, status: 'completed' });
+    expect((await execution(pending!.id)).status).toBe('cancelled');
   });
 });
