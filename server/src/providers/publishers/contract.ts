@@ -115,6 +115,8 @@ export interface PublishOutcome {
 export interface PostStats {
   views: number | null;
   likes: number | null;
+  /** Comments, where the platform gives them (Instagram `comments_count`). */
+  comments?: number | null;
   url: string | null;
 }
 
