@@ -99,6 +99,27 @@ async function connectAccount(): Promise<{ tokens: Tokens; igUserId: string }> {
   return { tokens: publisher.chosenTokens(userTokens, choice!), igUserId: choice!.igUserId };
 }
 
+/** Runs `steps` with a new owner (one Page, one Instagram account) consenting at the dialog. */
+async function asNewOwner(userId: string, steps: () => Promise<void>): Promise<void> {
+  meta.addUser({
+    id: userId,
+    name: `Owner ${userId}`,
+    pages: [
+      {
+        id: `6${userId}`,
+        name: `Page ${userId}`,
+        instagram: { id: `178414${userId}`, username: `u${userId}`, name: 'U', profilePictureUrl: 'https://cdn.example/u.jpg' },
+      },
+    ],
+  });
+  meta.setConsentUser(userId);
+  try {
+    await steps();
+  } finally {
+    meta.setConsentUser(USER.id);
+  }
+}
+
 beforeAll(async () => {
   meta = await startFakeMeta();
   meta.addApp(APP.clientId, APP.clientSecret);
@@ -132,6 +153,10 @@ describe('consent and account', () => {
     const url = new URL(publisher.authorizeUrl({ app: APP, state: 's', redirectUri: REDIRECT }));
     expect(url.searchParams.get('scope')).toBe(INSTAGRAM_SCOPES.join(','));
     expect(url.searchParams.get('response_type')).toBe('code');
+    const business = createInstagramPublisher({ authUrl: meta.authUrl, apiUrl: meta.apiUrl }, { configId: '987654' });
+    const withConfig = new URL(business.authorizeUrl({ app: APP, state: 's', redirectUri: REDIRECT }));
+    expect(withConfig.searchParams.get('config_id')).toBe('987654');
+    expect(withConfig.searchParams.has('scope')).toBe(false);
     const back = await consent();
     expect(back.searchParams.get('state')).toBe('state-1');
     const tokens = await publisher.connect({ app: APP, code: back.searchParams.get('code')!, redirectUri: REDIRECT }, FAST);
@@ -225,57 +250,27 @@ describe('consent and account', () => {
     // The Page token does not expire with the clock...
     await expect(publisher.profile({ accessToken: tokens.accessToken }, FAST)).resolves.toMatchObject({ username: 'stories.br' });
     // ...but dies with the authorization.
-    const other: FakeMetaUser = {
-      id: '444',
-      name: 'Other',
-      pages: [
-        {
-          id: '6001',
-          name: 'O',
-          instagram: { id: '1784140009', username: 'o', name: 'O', profilePictureUrl: 'https://cdn.example/o.jpg' },
-        },
-      ],
-    };
-    meta.addUser(other);
-    meta.setConsentUser(other.id);
-    try {
+    await asNewOwner('444', async () => {
       const mine = await connectAccount();
-      meta.invalidateUser(other.id, 460);
+      meta.invalidateUser('444', 460);
       before = meta.requests.length;
       await expect(publisher.profile({ accessToken: mine.tokens.accessToken }, FAST)).rejects.toMatchObject({
         kind: 'reauthorize',
         code: '190/460',
       });
       expect(meta.requests.length - before).toBe(1);
-    } finally {
-      meta.setConsentUser(USER.id);
-    }
+    });
   });
 
   it('revoke deletes the permissions: the tokens stop working', async () => {
-    const solo: FakeMetaUser = {
-      id: '555',
-      name: 'Solo',
-      pages: [
-        {
-          id: '6101',
-          name: 'S',
-          instagram: { id: '1784140055', username: 's', name: 'S', profilePictureUrl: 'https://cdn.example/s.jpg' },
-        },
-      ],
-    };
-    meta.addUser(solo);
-    meta.setConsentUser(solo.id);
-    try {
+    await asNewOwner('555', async () => {
       const { tokens } = await connectAccount();
       await publisher.revoke({ app: APP, tokens }, FAST);
       expect(meta.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/v21.0/me/permissions' });
       await expect(publisher.profile({ accessToken: tokens.accessToken }, FAST)).rejects.toMatchObject({ kind: 'reauthorize' });
       // Revoking again is not an error: nothing is left to revoke.
       await expect(publisher.revoke({ app: APP, tokens }, FAST)).resolves.toBeUndefined();
-    } finally {
-      meta.setConsentUser(USER.id);
-    }
+    });
   });
 });
 
@@ -673,6 +668,43 @@ describe('hostile answers', () => {
     ).rejects.toMatchObject({ kind: 'other', message: expect.stringContaining('unexpected host') });
     expect(hostile.requests).toHaveLength(0);
     expect(meta.containers.find((c) => c.id === id)!.received).toBe(0);
+  });
+
+  it('an upload host that redirects elsewhere gets no token across origins', async () => {
+    const { tokens, igUserId } = await connectAccount();
+    const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'media_type=REELS&upload_type=resumable&caption=y',
+    });
+    const { id } = (await made.json()) as { id: string };
+    const seen: Array<string | undefined> = [];
+    const target = await startHostileServer();
+    target.answer((req, res, server) => {
+      seen.push(req.headers.authorization);
+      sendWhole(res, server, 200, '{"success":true}', { 'content-type': 'application/json' });
+    });
+    hostile.answer((_req, res) => res.writeHead(307, { location: `${target.url}/elsewhere` }).end());
+    const viaHostile = createInstagramPublisher(
+      { authUrl: meta.authUrl, apiUrl: meta.apiUrl, uploadUrl: hostile.url },
+      { pollIntervalMs: 5 },
+    );
+    const ledger = memoryLedger({ phase: 'initialized', externalId: id, uploadUrl: `${hostile.url}/ig-api-upload/v21.0/${id}` });
+    try {
+      const outcome = await viaHostile
+        .publish(
+          { accessToken: tokens.accessToken, externalId: igUserId, request: request('y'), ledger },
+          { ...FAST, maxRetries: 1 },
+        )
+        .catch((e: unknown) => e);
+      expect(outcome).toBeInstanceOf(PlatformError);
+      // Not followed at all: the other origin saw nothing.
+      expect(seen).toEqual([]);
+      expect(hostile.requests.some((r) => r.method === 'POST' && r.url.startsWith('/ig-api-upload/'))).toBe(true);
+      expect(meta.media.some((m) => m.containerId === id)).toBe(false);
+    } finally {
+      await target.close();
+    }
   });
 
   it('a redirect does not carry the token to another origin', async () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Response } from 'undici';
-import { MAX_ERROR_TEXT_BYTES, readPrefix, readResponseBytes } from '../httpBodies';
+import { fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { MAX_ERROR_TEXT_BYTES, discardBody, exchangeDeadline, readCapped, readPrefix, readResponseBytes } from '../httpBodies';
+import { sharedProxyDispatcher } from '../proxies';
 import { ProviderError } from '../providerError';
-import { backoffMs, fetchWithRetry } from '../retry';
+import { backoffMs, connectionFailure, fetchWithRetry, timeoutFailure } from '../retry';
 import {
   PlatformError,
   type AccountProfile,
@@ -76,6 +77,12 @@ export interface InstagramPublisherOptions {
   pollIntervalMs?: number;
   /** How long one attempt waits for processing before answering `processing`. Default 10 min. */
   maxProcessingMs?: number;
+  /**
+   * A Facebook Login for Business configuration id: when set, the dialog is opened with
+   * `config_id` (the configuration lists the permissions) instead of `scope`. Whether a Business
+   * app still accepts a plain `scope` is not documented either way: this lets the admin choose.
+   */
+  configId?: string;
   /** Waits before publishing again a container Meta says is not ready (9007/2207027). Default 3. */
   maxNotReadyRetries?: number;
 }
@@ -306,7 +313,7 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
   /** One exchange: bounded, redirects followed by hand without credentials across origins. */
   async function send(
     url: string,
-    init: { method: string; headers: Record<string, string>; body?: unknown; duplex?: 'half' },
+    init: { method: string; headers: Record<string, string>; body?: string },
     options: ExchangeOptions,
     timeoutMs?: number,
   ) {
@@ -432,6 +439,7 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
     } catch {
       throw new PlatformError('instagram', 'other', 'Meta answered an upload address that is not a URL');
     }
+    // https on an allowed host; plain http only on the configured host itself (a fake in tests).
     if (!uploadOrigins.has(url.origin) || (url.protocol !== 'https:' && url.origin !== uploadBase.origin)) {
       throw new PlatformError(
         'instagram',
@@ -442,7 +450,53 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
     return url.href;
   }
 
-  /** Sends the bytes from `offset` in one request. True when the host said it holds them all. */
+  /**
+   * The one request of an upload: its body is a stream of the file, which cannot be sent twice,
+   * and it carries the token, so a redirect is not followed at all (a failure to retry from the
+   * offset the host reports). The answer is read whole, bounded, under the same deadline.
+   */
+  async function sendUpload(
+    url: string,
+    init: RequestInit & { duplex: 'half' },
+    options: ExchangeOptions,
+    timeoutMs: number,
+  ): Promise<{ status: number; ok: boolean; text: string }> {
+    const deadline = exchangeDeadline(timeoutMs, options.signal);
+    const dispatcher = sharedProxyDispatcher(options.proxyUrl);
+    try {
+      const response = await undiciFetch(url, {
+        ...init,
+        redirect: 'manual',
+        signal: deadline.signal,
+        ...(dispatcher ? { dispatcher } : {}),
+      });
+      if (response.status >= 300 && response.status < 400) {
+        await discardBody(response);
+        throw new PlatformError(
+          'instagram',
+          'unreachable',
+          `the upload host redirected (HTTP ${response.status}); not followed`,
+          response.status,
+        );
+      }
+      const bytes = response.ok
+        ? await readCapped(response, MAX_GRAPH_ANSWER_BYTES, options.signal)
+        : await readPrefix(response, MAX_ERROR_TEXT_BYTES);
+      return { status: response.status, ok: response.ok, text: bytes.toString('utf8') };
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof PlatformError) throw error;
+      if (error instanceof ProviderError) throw fromProviderError(error);
+      if (deadline.signal.aborted) throw fromProviderError(timeoutFailure(timeoutMs));
+      const network = connectionFailure(error);
+      if (network) throw fromProviderError(network.error);
+      throw error;
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** Sends the bytes from `offset` in one request; throws unless the host said it holds them all. */
   async function uploadFrom(
     entry: LedgerEntry,
     offset: number,
@@ -453,7 +507,7 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
     const remaining = input.request.size - offset;
     // One request carries the whole rest: its deadline grows with it (at least 1 MiB/s).
     const timeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + Math.ceil(remaining / (1024 * 1024)) * 1000;
-    const response = await send(
+    const { status, ok, text } = await sendUpload(
       target,
       {
         method: 'POST',
@@ -467,35 +521,28 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
         body: fs.createReadStream(input.request.file, { start: offset }),
         duplex: 'half',
       },
-      { ...options, signal: options.signal },
+      options,
       timeoutMs,
     );
-    const text = response.ok
-      ? (
-          await readResponseBytes(response, { maxBytes: MAX_GRAPH_ANSWER_BYTES }).catch((error: unknown) => {
-            throw error instanceof ProviderError ? fromProviderError(error) : error;
-          })
-        ).toString('utf8')
-      : (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
     let parsed: { success?: unknown; debug_info?: { retriable?: unknown; message?: unknown; type?: unknown } } = {};
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch {
       // Judged by the status below.
     }
-    if (response.ok && parsed.success === true) return;
+    if (ok && parsed.success === true) return;
     const info = parsed.debug_info;
     if (info && info.retriable === false) {
       throw new PlatformError(
         'instagram',
         'media_rejected',
         `Instagram refused the upload: ${String(info.message ?? info.type ?? 'no reason')}`.slice(0, 400),
-        response.status,
+        status,
       );
     }
     const envelope = errorBodyOf(text);
-    if (envelope) throw classifyMetaError(response.status, envelope).error;
-    throw new PlatformError('instagram', 'unreachable', `the upload host answered HTTP ${response.status}`, response.status);
+    if (envelope) throw classifyMetaError(status, envelope).error;
+    throw new PlatformError('instagram', 'unreachable', `the upload host answered HTTP ${status}`, status);
   }
 
   /** Uploads what the host lacks, resuming from the offset it reports; bounded retries. */
@@ -555,7 +602,12 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
       url.searchParams.set('redirect_uri', redirectUri);
       url.searchParams.set('state', state);
       url.searchParams.set('response_type', 'code');
-      url.searchParams.set('scope', INSTAGRAM_SCOPES.join(','));
+      if (opts.configId) {
+        url.searchParams.set('config_id', opts.configId);
+        url.searchParams.set('override_default_response_type', 'true');
+      } else {
+        url.searchParams.set('scope', INSTAGRAM_SCOPES.join(','));
+      }
       return url.href;
     },
 
