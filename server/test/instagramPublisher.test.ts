@@ -283,11 +283,13 @@ describe('publishing', () => {
       postsLeft: 100 - meta.media.filter((m) => m.igUserId === igUserId).length,
     });
     const ledger = memoryLedger();
-    const uploadsAtInit: number[] = [];
+    const uploadsBefore = count('/ig-api-upload/');
+    const publishesBefore = count('media_publish');
+    const seenAt: Record<string, number> = {};
     const write = ledger.write.bind(ledger);
     ledger.write = async (entry) => {
-      if (entry.phase === 'initialized') uploadsAtInit.push(count('/ig-api-upload/'));
-      if (entry.phase === 'publish_requested') uploadsAtInit.push(count('media_publish'));
+      if (entry.phase === 'initialized') seenAt.uploads = count('/ig-api-upload/') - uploadsBefore;
+      if (entry.phase === 'publish_requested') seenAt.publishes = count('media_publish') - publishesBefore;
       await write(entry);
     };
     const before = meta.media.length;
@@ -309,7 +311,7 @@ describe('publishing', () => {
     });
     // Before the first byte: no upload of this container; before media_publish: none of it yet.
     expect(meta.requests.filter((r) => r.path.endsWith(container.id) && r.path.startsWith('/ig-api-upload')).length).toBe(1);
-    expect(uploadsAtInit).toHaveLength(2);
+    expect(seenAt).toEqual({ uploads: 0, publishes: 0 });
     // The upload carried the token as OAuth, the offset and the size.
     const upload = meta.requests.find((r) => r.path === `/ig-api-upload/v21.0/${container.id}`)!;
     expect(upload.authorization).toBe(`OAuth ${tokens.accessToken}`);
@@ -366,7 +368,29 @@ describe('publishing', () => {
     expect(outcome.postId).toBe(meta.media.at(-1)!.id);
   });
 
-  it('a crash after the container was recorded, before any byte, continues that container', async () => {
+  it('a container on record with no byte sent yet is continued: no second container', async () => {
+    const { tokens, igUserId } = await connectAccount();
+    const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'media_type=REELS&upload_type=resumable&caption=kept',
+    });
+    const { id, uri } = (await made.json()) as { id: string; uri: string };
+    const containers = meta.containers.length;
+    const outcome = await publisher.publish(
+      {
+        accessToken: tokens.accessToken,
+        externalId: igUserId,
+        request: request('kept'),
+        ledger: memoryLedger({ phase: 'initialized', externalId: id, uploadUrl: uri }),
+      },
+      FAST,
+    );
+    expect(meta.containers.length).toBe(containers);
+    expect(meta.media.find((m) => m.id === outcome.postId)!.containerId).toBe(id);
+  });
+
+  it('a crash after the bytes were sent, before that was recorded, sends none of them again', async () => {
     const { tokens, igUserId } = await connectAccount();
     const ledger = memoryLedger();
     ledger.failOn = (e) => e.phase === 'uploaded';
@@ -605,7 +629,9 @@ describe('rate limits and errors', () => {
     [25, 2207050, 'restricted'],
     [352, 2207026, 'media_rejected'],
     [36004, 2207010, 'media_rejected'],
-    [-2, 2207020, 'media_rejected'],
+    [-2, 2207020, 'other'],
+    [-1, 2207053, 'other'],
+    [-1, 2207001, 'unreachable'],
     [1, undefined, 'unreachable'],
     [2, undefined, 'unreachable'],
     [100, 33, 'other'],

@@ -178,7 +178,10 @@ export interface MetaErrorBody {
 
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 613, 80001, 80002]);
 const TRANSIENT_CODES = new Set([1, 2]);
-const REJECTED_SUBCODES = new Set([2207010, 2207026, 2207057, 2207053, 2207032, 2207020, 2207009]);
+/** The video or its caption breaks Instagram's rules: the same request fails again. */
+const REJECTED_SUBCODES = new Set([2207010, 2207026, 2207057, 2207009]);
+/** The container is gone or broken (expired, unknown upload error, create failed): a new one may work. */
+const CONTAINER_LOST_SUBCODES = new Set([2207020, 2207053, 2207032, 2207006, 2207008]);
 
 /** Not ready for publishing yet: wait, look at the status, publish again. */
 export function isNotReady(error: unknown): boolean {
@@ -230,6 +233,9 @@ export function classifyMetaError(status: number, body: MetaErrorBody | undefine
   }
   if ((subcode !== undefined && REJECTED_SUBCODES.has(subcode)) || code === 352 || code === 36004) {
     return { error: make('media_rejected', 'Instagram refused the video or its caption'), retry: false };
+  }
+  if (subcode !== undefined && CONTAINER_LOST_SUBCODES.has(subcode)) {
+    return { error: make('other', 'Instagram lost the media container; the next attempt makes a new one'), retry: false };
   }
   if (status >= 500) return { error: make('unreachable', `Meta answered HTTP ${status}`), retry: true };
   return { error: make('other', 'Meta refused the request'), retry: false };
