@@ -99,6 +99,35 @@ async function connectAccount(): Promise<{ tokens: Tokens; igUserId: string }> {
   return { tokens: publisher.chosenTokens(userTokens, choice!), igUserId: choice!.igUserId };
 }
 
+/**
+ * A Reel uploaded by an attempt that stopped waiting while Meta still processed it (a minute of
+ * processing on the fake's clock): the attempt answered `processing`, the ledger says `uploaded`.
+ */
+async function leftProcessing() {
+  const { tokens, igUserId } = await connectAccount();
+  meta.setProcessingDelay(60_000);
+  const ledger = memoryLedger();
+  const req = request();
+  const slow = createInstagramPublisher(
+    { authUrl: meta.authUrl, apiUrl: meta.apiUrl, uploadUrl: meta.uploadUrl },
+    { pollIntervalMs: 5, maxProcessingMs: 30 },
+  );
+  const outcome = await slow.publish({ accessToken: tokens.accessToken, externalId: igUserId, request: req, ledger }, FAST);
+  expect(outcome).toEqual({ status: 'processing', postId: null, postUrl: null });
+  expect((await ledger.read())?.phase).toBe('uploaded');
+  return { tokens, igUserId, ledger, req };
+}
+
+/** A Reels container made by a call of its own (a crash's leftover that a ledger names). */
+async function containerMadeAside(token: string, igUserId: string, caption: string): Promise<{ id: string; uri: string }> {
+  const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: `media_type=REELS&upload_type=resumable&caption=${caption}`,
+  });
+  return (await made.json()) as { id: string; uri: string };
+}
+
 /** Runs `steps` with a new owner (one Page, one Instagram account) consenting at the dialog. */
 async function asNewOwner(userId: string, steps: () => Promise<void>): Promise<void> {
   meta.addUser({
@@ -370,12 +399,7 @@ describe('publishing', () => {
 
   it('a container on record with no byte sent yet is continued: no second container', async () => {
     const { tokens, igUserId } = await connectAccount();
-    const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'media_type=REELS&upload_type=resumable&caption=kept',
-    });
-    const { id, uri } = (await made.json()) as { id: string; uri: string };
+    const { id, uri } = await containerMadeAside(tokens.accessToken, igUserId, 'kept');
     const containers = meta.containers.length;
     const outcome = await publisher.publish(
       {
@@ -457,22 +481,7 @@ describe('publishing', () => {
   });
 
   it('an EXPIRED container is replaced on the next attempt', async () => {
-    const { tokens, igUserId } = await connectAccount();
-    meta.setProcessingDelay(60_000);
-    const ledger = memoryLedger();
-    const req = request();
-    const slow = createInstagramPublisher(
-      { authUrl: meta.authUrl, apiUrl: meta.apiUrl, uploadUrl: meta.uploadUrl },
-      { pollIntervalMs: 5, maxProcessingMs: 30 },
-    );
-    await expect(
-      slow.publish({ accessToken: tokens.accessToken, externalId: igUserId, request: req, ledger }, FAST),
-    ).resolves.toEqual({
-      status: 'processing',
-      postId: null,
-      postUrl: null,
-    });
-    expect((await ledger.read())?.phase).toBe('uploaded');
+    const { tokens, igUserId, ledger, req } = await leftProcessing();
     const old = (await ledger.read())!.externalId;
     clock += 25 * 3600_000;
     meta.setProcessingDelay(0);
@@ -487,17 +496,7 @@ describe('publishing', () => {
   });
 
   it('processing that outlasts an attempt is continued by the next one: one container, one media', async () => {
-    const { tokens, igUserId } = await connectAccount();
-    meta.setProcessingDelay(60_000);
-    const ledger = memoryLedger();
-    const req = request();
-    const slow = createInstagramPublisher(
-      { authUrl: meta.authUrl, apiUrl: meta.apiUrl, uploadUrl: meta.uploadUrl },
-      { pollIntervalMs: 5, maxProcessingMs: 30 },
-    );
-    expect(
-      (await slow.publish({ accessToken: tokens.accessToken, externalId: igUserId, request: req, ledger }, FAST)).status,
-    ).toBe('processing');
+    const { tokens, igUserId, ledger, req } = await leftProcessing();
     const containers = meta.containers.length;
     clock += 61_000;
     await publisher.publish({ accessToken: tokens.accessToken, externalId: igUserId, request: req, ledger }, FAST);
@@ -682,12 +681,7 @@ describe('hostile answers', () => {
   it('an upload address on another host is refused: neither token nor bytes leave', async () => {
     const { tokens, igUserId } = await connectAccount();
     // A container Meta made, and a ledger that says its bytes go elsewhere.
-    const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'media_type=REELS&upload_type=resumable&caption=x',
-    });
-    const { id } = (await made.json()) as { id: string };
+    const { id } = await containerMadeAside(tokens.accessToken, igUserId, 'x');
     const ledger = memoryLedger({ phase: 'initialized', externalId: id, uploadUrl: `${hostile.url}/ig-api-upload/v21.0/${id}` });
     await expect(
       publisher.publish({ accessToken: tokens.accessToken, externalId: igUserId, request: request('x'), ledger }, FAST),
@@ -698,12 +692,7 @@ describe('hostile answers', () => {
 
   it('an upload host that redirects elsewhere gets no token across origins', async () => {
     const { tokens, igUserId } = await connectAccount();
-    const made = await fetch(`${meta.url}/v21.0/${igUserId}/media`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'media_type=REELS&upload_type=resumable&caption=y',
-    });
-    const { id } = (await made.json()) as { id: string };
+    const { id } = await containerMadeAside(tokens.accessToken, igUserId, 'y');
     const seen: Array<string | undefined> = [];
     const target = await startHostileServer();
     target.answer((req, res, server) => {
