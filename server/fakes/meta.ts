@@ -19,7 +19,8 @@ import type { AddressInfo } from 'node:net';
  * - GET    /v21.0/{container-id}                      status_code IN_PROGRESS → FINISHED (after a settable delay), ERROR, EXPIRED, PUBLISHED
  * - POST   /v21.0/{ig-user-id}/media_publish          creation_id → {id}
  * - GET    /v21.0/{media-id}                          permalink, like_count, comments_count, ...
- * The Graph and the upload host share one origin here (`url`); the client is handed both.
+ * The Graph and the upload host share one origin (`url`), or with `separateUploadHost` the upload
+ * host has its own (`uploadUrl`); the client is handed both.
  * Tokens go as `Authorization: Bearer|OAuth <token>` or `access_token=`; parameters in the query
  * or a form body. Tokens expire on the fake's clock (`setNow`).
  */
@@ -132,6 +133,11 @@ export interface FakeMeta {
 
 export interface FakeMetaOptions {
   port?: number;
+  /**
+   * Serve the upload host on an origin of its own, as Meta does (graph.facebook.com and
+   * rupload.facebook.com): each origin then answers only its own paths.
+   */
+  separateUploadHost?: boolean;
 }
 
 const SHORT_TOKEN_SECONDS = 2 * 3600;
@@ -194,6 +200,7 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
   let dropPublish = false;
   let page: { path: string; status: number; html: string } | undefined;
   let url = '';
+  let uploadOrigin = '';
 
   const newId = () => String(17_000_000_000_000_000n + BigInt(crypto.randomInt(1, 2 ** 47)));
   const newToken = (prefix: string) => `${prefix}${crypto.randomBytes(24).toString('base64url')}`;
@@ -419,7 +426,7 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
       mediaId: null,
     });
     nextContainerError = null;
-    return { id, uri: `${url}/ig-api-upload/${FAKE_META_VERSION}/${id}` };
+    return { id, uri: `${uploadOrigin}/ig-api-upload/${FAKE_META_VERSION}/${id}` };
   }
 
   function publish(record: TokenRecord, igUserId: string, params: Record<string, string>) {
@@ -608,7 +615,7 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
     send(res, 200, { success: true, message: 'Upload successful.' });
   }
 
-  const server = http.createServer((req, res) => {
+  const handler = (role: 'graph' | 'upload' | 'both') => (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -635,6 +642,10 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
         res.end(html);
         return;
       }
+      if ((role === 'graph' && isUpload) || (role === 'upload' && !isUpload)) {
+        sendFailure(res, new MetaFailure(2500, 'Unknown path components', undefined, 404));
+        return;
+      }
       if (isUpload) {
         const id = target.pathname.split('/')[3] ?? '';
         upload(req, res, id, body);
@@ -651,6 +662,9 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
         if (apiFailures.count > 0 && (!apiFailures.path || target.pathname.includes(apiFailures.path))) {
           apiFailures.count -= 1;
           const e = apiFailures.error;
+          // Rate limits come with the usage header (percentages of the app's allowance).
+          if ([4, 17, 32, 613].includes(e.code))
+            res.setHeader('x-app-usage', '{"call_count":100,"total_cputime":20,"total_time":35}');
           throw new MetaFailure(e.code, e.message ?? 'Injected failure', e.subcode, e.status ?? 400, e.type);
         }
         const bearer = /^(?:Bearer|OAuth) (\S+)$/.exec(auth ?? '')?.[1];
@@ -666,14 +680,25 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
         else send(res, 500, { error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1 } });
       }
     });
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const listen = async (server: http.Server, port: number) => {
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const server = http.createServer(handler(options.separateUploadHost ? 'graph' : 'both'));
+  url = await listen(server, options.port ?? 0);
+  const uploadServer = options.separateUploadHost ? http.createServer(handler('upload')) : undefined;
+  uploadOrigin = uploadServer ? await listen(uploadServer, 0) : url;
+  const stop = (s: http.Server) =>
+    new Promise<void>((resolve) => {
+      s.closeAllConnections();
+      s.close(() => resolve());
+    });
 
   return {
     url,
     apiUrl: `${url}/`,
-    uploadUrl: `${url}/`,
+    uploadUrl: `${uploadOrigin}/`,
     authUrl: `${url}/${FAKE_META_VERSION}/dialog/oauth`,
     requests,
     containers,
@@ -696,11 +721,9 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
     answerPageNext: (path, status, html) => void (page = { path, status, html }),
     invalidateUser: (userId, subcode) => void invalidated.set(userId, { subcode, seq }),
     tokensOf: (userId) => [...tokens].filter(([, r]) => r.userId === userId).map(([t]) => t),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      await Promise.all([stop(server), ...(uploadServer ? [stop(uploadServer)] : [])]);
+    },
   };
 }
 

@@ -353,6 +353,37 @@ describe('publishing', () => {
       FAST,
     );
     expect(stats.get(posted.id)).toEqual({ views: null, likes: 12, comments: 3, url: posted.permalink });
+    // A post that no longer exists has empty stats; the others are still read.
+    const both = await publisher.postStats(
+      { accessToken: tokens.accessToken, externalId: igUserId, postIds: ['17999999999999999', posted.id] },
+      FAST,
+    );
+    expect(both.get('17999999999999999')).toEqual({ views: null, likes: null, comments: null, url: null });
+    expect(both.get(posted.id)?.likes).toBe(12);
+  });
+
+  it('talks to the upload host on its own origin when Meta serves it apart', async () => {
+    const apart = await startFakeMeta({ separateUploadHost: true });
+    try {
+      apart.addApp(APP.clientId, APP.clientSecret);
+      apart.addUser(USER);
+      const client = createInstagramPublisher(
+        { authUrl: apart.authUrl, apiUrl: apart.apiUrl, uploadUrl: apart.uploadUrl },
+        { pollIntervalMs: 5 },
+      );
+      const answer = await fetch(client.authorizeUrl({ app: APP, state: 's', redirectUri: REDIRECT }), { redirect: 'manual' });
+      const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
+      const user = await client.connect({ app: APP, code, redirectUri: REDIRECT }, FAST);
+      const [choice] = await client.accounts({ accessToken: user.accessToken }, FAST);
+      const outcome = await client.publish(
+        { accessToken: choice!.pageAccessToken, externalId: choice!.igUserId, request: request(), ledger: memoryLedger() },
+        FAST,
+      );
+      expect(apart.uploadUrl).not.toBe(apart.apiUrl);
+      expect(apart.media.map((m) => m.id)).toEqual([outcome.postId]);
+    } finally {
+      await apart.close();
+    }
   });
 
   it('a crash after media_publish was sent, before its answer was recorded, resumes to exactly one media', async () => {
@@ -603,6 +634,16 @@ describe('rate limits and errors', () => {
       ),
     ).rejects.toMatchObject({ kind: 'in_doubt' });
     expect(count(`${igUserId}/media`, 'POST') - before).toBe(1);
+  });
+
+  it("never repeats the token that Meta's error message echoes", async () => {
+    const { tokens, igUserId } = await connectAccount();
+    meta.failNextApiCalls(1, { code: 100, message: `Invalid parameter for ${tokens.accessToken}` }, 'content_publishing_limit');
+    const error = await publisher
+      .preflight({ accessToken: tokens.accessToken, externalId: igUserId }, FAST)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'other', code: '100' });
+    expect((error as Error).message).not.toContain(tokens.accessToken);
   });
 
   it('an HTML gateway page is a clear failure, retried a bounded number of times when safe', async () => {

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetch as undiciFetch, type RequestInit, type Response } from 'undici';
-import { MAX_ERROR_TEXT_BYTES, discardBody, exchangeDeadline, readCapped, readPrefix, readResponseBytes } from '../httpBodies';
+import {
+  MAX_ERROR_TEXT_BYTES,
+  discardBody,
+  exchangeDeadline,
+  readCapped,
+  readPrefix,
+  readResponseBytes,
+  scrubSecret,
+} from '../httpBodies';
 import { sharedProxyDispatcher } from '../proxies';
 import { ProviderError } from '../providerError';
 import { backoffMs, connectionFailure, fetchWithRetry, timeoutFailure } from '../retry';
@@ -370,7 +378,8 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
         const response = await send(graphUrl(path, params), { method, headers, body }, options);
         if (response.ok) return await readJson(response, options);
         const text = (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
-        failure = classifyMetaError(response.status, errorBodyOf(text));
+        // Meta's message is shown and logged: never with the token in it, whatever it echoes.
+        failure = classifyMetaError(response.status, errorBodyOf(scrubSecret(text, callOptions.token)));
         // A 5xx may come after the call took effect: only refusals that say so are safe to repeat.
         if (callOptions.once && failure.error.kind === 'unreachable') {
           throw new PlatformError(
@@ -845,7 +854,17 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
     async postStats({ accessToken, postIds }, options) {
       const stats = new Map<string, PostStats>();
       for (const id of postIds) {
-        const media = await call(id, { fields: 'id,permalink,like_count,comments_count' }, { token: accessToken }, options);
+        let media: Record<string, unknown>;
+        try {
+          media = await call(id, { fields: 'id,permalink,like_count,comments_count' }, { token: accessToken }, options);
+        } catch (error) {
+          // A post deleted on Instagram has no stats any more; the others still do.
+          if (error instanceof PlatformError && error.kind === 'other') {
+            stats.set(id, { views: null, likes: null, comments: null, url: null });
+            continue;
+          }
+          throw error;
+        }
         // Views need instagram_manage_insights, which is not asked for.
         stats.set(id, {
           views: null,
