@@ -711,6 +711,22 @@ describe('hostile answers', () => {
     expect(hostile.requests.length).toBe(2);
   });
 
+  it('429s are waited out as long as Retry-After asks, then the answer is read', async () => {
+    let calls = 0;
+    hostile.answer((_req, res, server) => {
+      calls += 1;
+      if (calls <= 2) sendWhole(res, server, 429, 'slow down', { 'retry-after': '0.2' });
+      else
+        sendWhole(res, server, 200, '{"data":[{"quota_usage":3,"config":{"quota_total":100}}]}', {
+          'content-type': 'application/json',
+        });
+    });
+    const started = Date.now();
+    await expect(aimed.preflight({ accessToken: 't', externalId: '1' }, FAST)).resolves.toMatchObject({ postsLeft: 97 });
+    expect(hostile.requests).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+  });
+
   it('an HTML page that persists is unreachable after bounded retries', async () => {
     hostile.answer((_req, res, server) =>
       sendWhole(res, server, 502, '<html>Bad Gateway</html>', { 'content-type': 'text/html' }),

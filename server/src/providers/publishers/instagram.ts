@@ -12,7 +12,7 @@ import {
 } from '../httpBodies';
 import { sharedProxyDispatcher } from '../proxies';
 import { ProviderError } from '../providerError';
-import { backoffMs, connectionFailure, fetchWithRetry, timeoutFailure } from '../retry';
+import { MAX_RETRY_AFTER_MS, backoffMs, connectionFailure, fetchWithRetry, retryAfterMs, timeoutFailure } from '../retry';
 import {
   PlatformError,
   type AccountProfile,
@@ -374,9 +374,11 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     for (let attempt = 0; ; attempt += 1) {
       let failure: { error: PlatformError; retry: boolean };
+      let asked: number | undefined;
       try {
         const response = await send(graphUrl(path, params), { method, headers, body }, options);
         if (response.ok) return await readJson(response, options);
+        asked = retryAfterMs(response.headers);
         const text = (await readPrefix(response, MAX_ERROR_TEXT_BYTES)).toString('utf8');
         // Meta's message is shown and logged: never with the token in it, whatever it echoes.
         failure = classifyMetaError(response.status, errorBodyOf(scrubSecret(text, callOptions.token)));
@@ -399,7 +401,9 @@ export function createInstagramPublisher(endpoints: PlatformEndpoints, opts: Ins
         failure = { error, retry: true };
       }
       if (!failure.retry || attempt >= maxRetries) throw failure.error;
-      await sleep(backoffMs(attempt, options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS), undefined, { signal: options.signal });
+      const backoff = backoffMs(attempt, options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS);
+      // A wait the answer asks for is kept (capped): Meta's rate limits are per hour, not per second.
+      await sleep(asked === undefined ? backoff : Math.min(asked, MAX_RETRY_AFTER_MS), undefined, { signal: options.signal });
     }
   }
 
