@@ -138,6 +138,12 @@ export interface FakeMetaOptions {
    * rupload.facebook.com): each origin then answers only its own paths.
    */
   separateUploadHost?: boolean;
+  /**
+   * For clicking through flows by hand (`npm run fakes`): any app id is accepted (its secret is
+   * remembered at its first code exchange), and these users are there from the start (the first
+   * one consents).
+   */
+  lenient?: { users: FakeMetaUser[] };
 }
 
 const SHORT_TOKEN_SECONDS = 2 * 3600;
@@ -201,6 +207,14 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
   let page: { path: string; status: number; html: string } | undefined;
   let url = '';
   let uploadOrigin = '';
+
+  for (const user of options.lenient?.users ?? []) users.set(user.id, user);
+  /** The app's secret (lenient: any app, its secret learnt at first use). */
+  const appSecret = (clientId: string | undefined, secret?: string): string | undefined => {
+    if (!clientId) return undefined;
+    if (options.lenient && !apps.has(clientId) && secret !== undefined) apps.set(clientId, secret);
+    return apps.get(clientId) ?? (options.lenient ? '' : undefined);
+  };
 
   const newId = () => String(17_000_000_000_000_000n + BigInt(crypto.randomInt(1, 2 ** 47)));
   const newToken = (prefix: string) => `${prefix}${crypto.randomBytes(24).toString('base64url')}`;
@@ -302,8 +316,9 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
   }
 
   function dialog(params: Record<string, string>, res: http.ServerResponse): void {
-    const secret = apps.get(params.client_id ?? '');
-    if (secret === undefined) throw new MetaFailure(101, 'Error validating application. Invalid application ID.');
+    if (appSecret(params.client_id) === undefined) {
+      throw new MetaFailure(101, 'Error validating application. Invalid application ID.');
+    }
     if (params.response_type !== 'code') throw new MetaFailure(100, 'Invalid response_type');
     if (!params.redirect_uri || !/^https?:\/\//.test(params.redirect_uri)) throw new MetaFailure(191, 'Invalid redirect_uri');
     if (!params.scope && !params.config_id) throw new MetaFailure(100, 'scope or config_id is required');
@@ -333,7 +348,7 @@ export async function startFakeMeta(options: FakeMetaOptions = {}): Promise<Fake
   }
 
   function accessToken(params: Record<string, string>) {
-    const secret = apps.get(params.client_id ?? '');
+    const secret = appSecret(params.client_id, params.client_secret);
     if (secret === undefined || secret !== params.client_secret) {
       throw new MetaFailure(101, 'Error validating client secret.', undefined, 400);
     }

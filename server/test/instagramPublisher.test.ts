@@ -249,6 +249,27 @@ describe('consent and account', () => {
     }
   });
 
+  it('the fake refuses an unknown app, unless it runs lenient for clicking through by hand', async () => {
+    const stranger = { clientId: '999', clientSecret: 'whatever' };
+    const refused = await fetch(publisher.authorizeUrl({ app: stranger, state: 's', redirectUri: REDIRECT }), {
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: 101, type: 'OAuthException' } });
+    const lenient = await startFakeMeta({ lenient: { users: [USER] } });
+    try {
+      const client = createInstagramPublisher({ authUrl: lenient.authUrl, apiUrl: lenient.apiUrl, uploadUrl: lenient.uploadUrl });
+      const answer = await fetch(client.authorizeUrl({ app: stranger, state: 's', redirectUri: REDIRECT }), {
+        redirect: 'manual',
+      });
+      const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
+      const user = await client.connect({ app: stranger, code, redirectUri: REDIRECT }, FAST);
+      expect((await client.accounts({ accessToken: user.accessToken }, FAST)).map((c) => c.username)).toEqual(['stories.br']);
+    } finally {
+      await lenient.close();
+    }
+  });
+
   it('a denied consent comes back with error=access_denied', async () => {
     meta.setConsent('deny');
     try {
