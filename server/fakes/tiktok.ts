@@ -177,7 +177,7 @@ export function tiktokChunkRuleBroken(videoSize: number, chunkSize: number, coun
   if (chunkSize < TIKTOK_MIN_CHUNK || chunkSize > TIKTOK_MAX_CHUNK) return 'chunk_size must be between 5 MB and 64 MB';
   const last = videoSize - (count - 1) * chunkSize;
   if (last > TIKTOK_MAX_LAST_CHUNK) return 'the last chunk may not exceed 128 MB';
-  if (count === 1) return 'a video over 64 MB must be uploaded in chunks';
+  if (count === 1 && videoSize > TIKTOK_MAX_CHUNK) return 'a video over 64 MB must be uploaded in chunks';
   return null;
 }
 
@@ -541,12 +541,21 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
       if (record.pollsLeft > 0) record.pollsLeft -= 1;
       else finish(record, Buffer.concat([...uploads.values()].find((u) => u.init === record)!.chunks));
     }
-    envelope(res, 200, {
-      status: record.status,
-      ...(record.failReason ? { fail_reason: record.failReason } : {}),
-      publicaly_available_post_id: record.postId ? [Number(record.postId)] : [],
-      uploaded_bytes: record.received,
-    });
+    const answer = {
+      data: {
+        status: record.status,
+        ...(record.failReason ? { fail_reason: record.failReason } : {}),
+        publicaly_available_post_id: record.postId ? [record.postId] : [],
+        uploaded_bytes: record.received,
+      },
+      error: { code: 'ok', message: '', log_id: logId() },
+    };
+    // The ids are int64 numbers in TikTok's JSON (list<int64>), past JavaScript's exact integers.
+    const text = JSON.stringify(answer).replace(
+      /"publicaly_available_post_id":\["(\d+)"\]/,
+      '"publicaly_available_post_id":[$1]',
+    );
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(text);
   }
 
   async function upload(req: http.IncomingMessage, res: http.ServerResponse, address: URL): Promise<void> {

@@ -66,8 +66,12 @@ export const TIKTOK_MAX_VIDEO_BYTES = 4 * 1024 ** 3;
 export const TIKTOK_MIN_CHUNK_BYTES = 5 * 2 ** 20;
 export const TIKTOK_MAX_CHUNK_BYTES = 64 * 10 ** 6;
 export const TIKTOK_MAX_CHUNKS = 1000;
-/** Chunk size used when a file must be split (big enough for few requests, small enough to resend). */
-export const TIKTOK_DEFAULT_CHUNK_BYTES = 16 * 2 ** 20;
+/**
+ * The most sent in one request by default: a file up to 64 MB (most Shorts) goes in one PUT. A
+ * broken chunk is sent again whole: on a slow link, pass a smaller `chunkBytes` (and a time-out
+ * that fits a chunk).
+ */
+export const TIKTOK_DEFAULT_CHUNK_BYTES = TIKTOK_MAX_CHUNK_BYTES;
 /** An access token that ends within this is refreshed. */
 const REFRESH_MARGIN_MS = 10 * 60_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -80,7 +84,7 @@ const USER_FIELDS = 'open_id,union_id,avatar_url,display_name';
 export interface TiktokPublisherOptions {
   /** Origins the upload URL TikTok answers may be on (default open-upload.tiktokapis.com, https). */
   uploadOrigins?: string[];
-  /** Bytes per chunk when a file is split (clamped to TikTok's bounds). Default 16 MiB. */
+  /** Bytes per chunk when a file is split (clamped to TikTok's bounds). Default 64·10^6. */
   chunkBytes?: number;
   /** Status checks after the upload before answering `processing`. Default 12. */
   statusPolls?: number;
@@ -101,10 +105,11 @@ export interface ChunkPlan {
 }
 
 /**
- * How a file of `size` bytes is sent (media transfer guide): under 5 MB, and anything up to 64 MB,
- * whole; above, chunks of `chunkBytes` (at least size/1000, so never more than 1000 chunks),
+ * How a file of `size` bytes is sent (media transfer guide): whole when it is under 5 MB or fits
+ * one chunk of `chunkBytes`; else chunks of `chunkBytes` (at least size/1000, so never more than
+ * 1000 chunks, and at most half the file over 64 MB, so such a file always has two),
  * count = floor(size / chunk), the last chunk taking the trailing bytes (less than two chunks,
- * so at most 128 MB). A file of two chunks or fewer is split in two halves' worth.
+ * so under 128 MB).
  */
 export function tiktokChunkPlan(size: number, chunkBytes = TIKTOK_DEFAULT_CHUNK_BYTES): ChunkPlan {
   if (!Number.isSafeInteger(size) || size <= 0 || size > TIKTOK_MAX_VIDEO_BYTES) {
@@ -114,10 +119,9 @@ export function tiktokChunkPlan(size: number, chunkBytes = TIKTOK_DEFAULT_CHUNK_
     TIKTOK_MAX_CHUNK_BYTES,
     Math.max(TIKTOK_MIN_CHUNK_BYTES, Math.floor(chunkBytes), Math.ceil(size / TIKTOK_MAX_CHUNKS)),
   );
-  if (size < TIKTOK_MIN_CHUNK_BYTES || (size <= TIKTOK_MAX_CHUNK_BYTES && chunk >= size / 2)) {
+  if (size < TIKTOK_MIN_CHUNK_BYTES || (size <= TIKTOK_MAX_CHUNK_BYTES && size < 2 * chunk)) {
     return { videoSize: size, chunkSize: size, totalChunkCount: 1, chunks: [{ first: 0, last: size - 1 }] };
   }
-  // Over 64 MB the file must be in two chunks at least.
   if (size > TIKTOK_MAX_CHUNK_BYTES) chunk = Math.min(chunk, Math.floor(size / 2));
   const count = Math.floor(size / chunk);
   const chunks = Array.from({ length: count }, (_, i) => ({
@@ -228,6 +232,17 @@ export function classifyFailReason(reason: string | undefined): PlatformError {
   return new PlatformError('tiktok', kind, `TikTok did not post the video (${code})`, undefined, code);
 }
 
+/**
+ * `publicaly_available_post_id` is a list of int64, past JavaScript's exact integers: its numbers
+ * are quoted before parsing so that no digit is lost.
+ */
+function quotePostIds(text: string): string {
+  return text.replace(/("publicaly_available_post_id"\s*:\s*\[)([^\]]{0,2000})\]/, (_m, head: string, list: string) => {
+    const quoted = list.split(',').map((item) => (/^\s*-?\d+\s*$/.test(item) ? `"${item.trim()}"` : item));
+    return `${head}${quoted.join(',')}]`;
+  });
+}
+
 const isRetryable = (error: PlatformError) => error.kind === 'unreachable' || error.kind === 'rate_limit';
 
 interface Call {
@@ -324,7 +339,7 @@ export function createTiktokPublisher(endpoints: PlatformEndpoints, opts: Tiktok
       const text = bytes.toString('utf8');
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(quotePostIds(text));
       } catch {
         const page = withoutTags(text).replace(/\s+/g, ' ').trim().slice(0, 120);
         const kind: PlatformFailure =
@@ -635,7 +650,8 @@ export function createTiktokPublisher(endpoints: PlatformEndpoints, opts: Tiktok
             return settle(entry);
           }
           // Resume at our own chunk boundary at or below what TikTok says it holds.
-          const held = Math.min(state.uploadedBytes ?? 0, entry.bytesConfirmed ?? Number.POSITIVE_INFINITY);
+          // (the ledger may lag behind: a chunk confirmed just before a crash was not recorded).
+          const held = state.uploadedBytes ?? 0;
           from = plan.chunks.findIndex((c) => c.last + 1 > held);
           if (from < 0) from = 0;
         }
