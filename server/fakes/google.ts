@@ -219,7 +219,7 @@ const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** Video categories assignable in most regions (videoCategories.list). */
 const CATEGORIES = new Set(['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29']);
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

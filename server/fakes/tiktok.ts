@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody, type FakeRequest } from './google';
 
 /**
  * A small stand-in for TikTok's Login Kit (OAuth 2.0 with PKCE) and the Content Posting API's
@@ -40,16 +41,8 @@ export interface FakeTiktokUser {
   stitchDisabled?: boolean;
 }
 
-export interface FakeTiktokRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  /** A form-encoded body, parsed. */
-  form: Record<string, string>;
-  /** A JSON body, parsed. */
-  json?: unknown;
-  authorization?: string;
-  contentRange?: string;
+/** A request as the fake saw it (Google's fake's shape: `body` is the parsed form), with its body's size. */
+export interface FakeTiktokRequest extends FakeRequest {
   /** Body bytes received. */
   bytes: number;
 }
@@ -179,15 +172,6 @@ export function tiktokChunkRuleBroken(videoSize: number, chunkSize: number, coun
   if (last > TIKTOK_MAX_LAST_CHUNK) return 'the last chunk may not exceed 128 MB';
   if (count === 1 && videoSize > TIKTOK_MAX_CHUNK) return 'a video over 64 MB must be uploaded in chunks';
   return null;
-}
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 const logId = () => crypto.randomBytes(12).toString('hex').toUpperCase();
@@ -629,7 +613,7 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
       method: req.method ?? '',
       path,
       query: Object.fromEntries(address.searchParams),
-      form,
+      body: form,
       ...(json === undefined ? {} : { json }),
       ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       ...(req.headers['content-range'] ? { contentRange: String(req.headers['content-range']) } : {}),

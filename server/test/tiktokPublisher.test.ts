@@ -99,6 +99,15 @@ function newCreator(extra: { privateAccount?: boolean; maxVideoPostDurationSec?:
   return { openId, ...fake.issueTokens(APP.clientId, openId) };
 }
 
+type Creator = ReturnType<typeof newCreator>;
+
+/** What `publish` takes for this creator: by default the small file, public, a fresh ledger. */
+function job(creator: Creator, request = video(smallFile, SMALL_BYTES), ledger: PublishLedger = memoryLedger()) {
+  return { accessToken: creator.accessToken, externalId: creator.openId, request, ledger };
+}
+
+const postsOf = (creator: Creator) => fake.posts.filter((p) => p.openId === creator.openId);
+
 beforeAll(async () => {
   fake = await startFakeTiktok();
   fake.addClient(APP.clientId, APP.clientSecret, [REDIRECT]);
@@ -334,32 +343,14 @@ describe('against the fake TikTok', () => {
     fake.setUnaudited(true);
     const priv = newCreator({ privateAccount: true });
     const publisher = publisherFor();
-    const outcome = await publisher.publish(
-      {
-        accessToken: priv.accessToken,
-        externalId: priv.openId,
-        request: video(smallFile, SMALL_BYTES, { privacyLevel: 'SELF_ONLY' }),
-        ledger: memoryLedger(),
-      },
-      FAST,
-    );
+    const outcome = await publisher.publish(job(priv, video(smallFile, SMALL_BYTES, { privacyLevel: 'SELF_ONLY' })), FAST);
     expect(outcome).toEqual({ status: 'private', postId: null, postUrl: null });
-    expect(fake.posts.filter((p) => p.openId === priv.openId)).toEqual([
-      expect.objectContaining({ privacyLevel: 'SELF_ONLY', postId: null, bytes: SMALL_BYTES }),
-    ]);
+    expect(postsOf(priv)).toEqual([expect.objectContaining({ privacyLevel: 'SELF_ONLY', postId: null, bytes: SMALL_BYTES })]);
 
     const pub = newCreator();
     const before = count(INIT);
     await expect(
-      publisher.publish(
-        {
-          accessToken: pub.accessToken,
-          externalId: pub.openId,
-          request: video(smallFile, SMALL_BYTES, { privacyLevel: 'SELF_ONLY' }),
-          ledger: memoryLedger(),
-        },
-        FAST,
-      ),
+      publisher.publish(job(pub, video(smallFile, SMALL_BYTES, { privacyLevel: 'SELF_ONLY' })), FAST),
     ).rejects.toMatchObject({ kind: 'private_only', code: 'unaudited_client_can_only_post_to_private_accounts' });
     expect(count(INIT) - before).toBe(1);
   });
@@ -369,34 +360,17 @@ describe('against the fake TikTok', () => {
     const publisher = publisherFor();
     fake.setDailyPostCap(0);
     const before = fake.requests.length;
-    await expect(
-      publisher.publish(
-        {
-          accessToken: creator.accessToken,
-          externalId: creator.openId,
-          request: video(smallFile, SMALL_BYTES),
-          ledger: memoryLedger(),
-        },
-        FAST,
-      ),
-    ).rejects.toMatchObject({ kind: 'daily_limit', code: 'spam_risk_too_many_posts' });
+    await expect(publisher.publish(job(creator), FAST)).rejects.toMatchObject({
+      kind: 'daily_limit',
+      code: 'spam_risk_too_many_posts',
+    });
     expect(fake.requests.length - before).toBe(1);
     fake.setDailyPostCap(15);
     fake.failNext(INIT, 1, { status: 403, code: 'spam_risk_user_banned_from_posting' });
     const inits = count(INIT);
-    await expect(
-      publisher.publish(
-        {
-          accessToken: creator.accessToken,
-          externalId: creator.openId,
-          request: video(smallFile, SMALL_BYTES),
-          ledger: memoryLedger(),
-        },
-        FAST,
-      ),
-    ).rejects.toMatchObject({ kind: 'restricted' });
+    await expect(publisher.publish(job(creator), FAST)).rejects.toMatchObject({ kind: 'restricted' });
     expect(count(INIT) - inits).toBe(1);
-    expect(fake.posts.some((p) => p.openId === creator.openId)).toBe(false);
+    expect(postsOf(creator).length > 0).toBe(false);
   });
 
   it.each([
@@ -413,22 +387,21 @@ describe('against the fake TikTok', () => {
     fake.failNext(INIT, 1, { status, code });
     const [inits, statuses] = [count(INIT), count(STATUS)];
     const ledger = memoryLedger();
-    await expect(
-      publisherFor().publish(
-        { accessToken: creator.accessToken, externalId: creator.openId, request: video(smallFile, SMALL_BYTES), ledger },
-        FAST,
-      ),
-    ).rejects.toMatchObject({ kind, code, status });
+    await expect(publisherFor().publish(job(creator, video(smallFile, SMALL_BYTES), ledger), FAST)).rejects.toMatchObject({
+      kind,
+      code,
+      status,
+    });
     expect([count(INIT) - inits, count(STATUS) - statuses]).toEqual([1, 0]);
     expect(ledger.current()).toBeNull();
-    expect(fake.posts.some((p) => p.openId === creator.openId)).toBe(false);
+    expect(postsOf(creator).length > 0).toBe(false);
   });
 
   it('starts anew when the stored upload URL expired before TikTok had every byte, and posts once', async () => {
     const creator = newCreator();
     const publisher = publisherFor();
     const ledger = memoryLedger((entry) => entry.phase === 'initialized' && (entry.bytesConfirmed ?? 0) > 0);
-    const request = { accessToken: creator.accessToken, externalId: creator.openId, request: video(bigFile, BIG_BYTES), ledger };
+    const request = job(creator, video(bigFile, BIG_BYTES), ledger);
     await expect(publisher.publish(request, FAST)).rejects.toThrow('lease lost');
     const stale = ledger.current()!;
     const later = Date.now() + 61 * 60_000;
@@ -438,25 +411,17 @@ describe('against the fake TikTok', () => {
     const outcome = await publisher.publish(request, FAST);
     expect(outcome.status).toBe('published');
     expect(ledger.current()!.externalId).not.toBe(stale.externalId);
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toEqual([expect.objectContaining({ sha256: bigSha })]);
+    expect(postsOf(creator)).toEqual([expect.objectContaining({ sha256: bigSha })]);
   });
 
   it('waits out rate limits, then posts once', async () => {
     const creator = newCreator();
     fake.failNext(INIT, 2, { status: 429, code: 'rate_limit_exceeded' });
     const inits = count(INIT);
-    const outcome = await publisherFor().publish(
-      {
-        accessToken: creator.accessToken,
-        externalId: creator.openId,
-        request: video(smallFile, SMALL_BYTES),
-        ledger: memoryLedger(),
-      },
-      FAST,
-    );
+    const outcome = await publisherFor().publish(job(creator), FAST);
     expect(outcome.status).toBe('published');
     expect(count(INIT) - inits).toBe(3);
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toHaveLength(1);
+    expect(postsOf(creator)).toHaveLength(1);
   });
 
   it("answers the fake's own 6-a-minute init limit as rate_limit once retries are spent", async () => {
@@ -464,28 +429,13 @@ describe('against the fake TikTok', () => {
     const publisher = publisherFor();
     fake.setProcessing(0);
     for (let i = 0; i < 6; i += 1) {
-      await publisher.publish(
-        {
-          accessToken: creator.accessToken,
-          externalId: creator.openId,
-          request: video(smallFile, SMALL_BYTES),
-          ledger: memoryLedger(),
-        },
-        FAST,
-      );
+      await publisher.publish(job(creator), FAST);
     }
     const inits = count(INIT);
-    await expect(
-      publisher.publish(
-        {
-          accessToken: creator.accessToken,
-          externalId: creator.openId,
-          request: video(smallFile, SMALL_BYTES),
-          ledger: memoryLedger(),
-        },
-        { ...FAST, maxRetries: 2 },
-      ),
-    ).rejects.toMatchObject({ kind: 'rate_limit', status: 429 });
+    await expect(publisher.publish(job(creator), { ...FAST, maxRetries: 2 })).rejects.toMatchObject({
+      kind: 'rate_limit',
+      status: 429,
+    });
     expect(count(INIT) - inits).toBe(3);
   });
 
@@ -525,21 +475,21 @@ describe('against the fake TikTok', () => {
     const creator = newCreator();
     const publisher = publisherFor();
     const ledger = memoryLedger();
-    const request = { accessToken: creator.accessToken, externalId: creator.openId, request: video(bigFile, BIG_BYTES), ledger };
+    const request = job(creator, video(bigFile, BIG_BYTES), ledger);
     fake.dropAnswerNext(INIT);
     const inits = fake.inits.length;
     await expect(publisher.publish(request, FAST)).rejects.toMatchObject({ kind: 'in_doubt' });
     expect(ledger.current()).toBeNull();
     expect(await publisher.publish(request, FAST)).toMatchObject({ status: 'published' });
     expect(fake.inits.length - inits).toBe(2);
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toHaveLength(1);
+    expect(postsOf(creator)).toHaveLength(1);
   });
 
   it('resumes after a crash mid-upload from the next chunk, with the same publish_id', async () => {
     const creator = newCreator();
     const publisher = publisherFor();
     const ledger = memoryLedger((entry) => entry.phase === 'initialized' && (entry.bytesConfirmed ?? 0) > 0);
-    const request = { accessToken: creator.accessToken, externalId: creator.openId, request: video(bigFile, BIG_BYTES), ledger };
+    const request = job(creator, video(bigFile, BIG_BYTES), ledger);
     const puts = fake.requests.filter((r) => r.method === 'PUT').length;
     const inits = fake.inits.length;
     await expect(publisher.publish(request, FAST)).rejects.toThrow('lease lost');
@@ -548,70 +498,44 @@ describe('against the fake TikTok', () => {
     expect(fake.inits.length - inits).toBe(1);
     // The first chunk was confirmed but not recorded: TikTok's uploaded_bytes says where to go on.
     expect(fake.requests.filter((r) => r.method === 'PUT').length - puts).toBe(2);
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toEqual([expect.objectContaining({ sha256: bigSha })]);
+    expect(postsOf(creator)).toEqual([expect.objectContaining({ sha256: bigSha })]);
   });
 
   it('resumes after a crash right after the 201 by status only: no new init, no byte sent again', async () => {
     const creator = newCreator();
     const publisher = publisherFor();
     const ledger = memoryLedger((entry) => entry.phase === 'uploaded');
-    const request = {
-      accessToken: creator.accessToken,
-      externalId: creator.openId,
-      request: video(smallFile, SMALL_BYTES),
-      ledger,
-    };
+    const request = job(creator, video(smallFile, SMALL_BYTES), ledger);
     await expect(publisher.publish(request, FAST)).rejects.toThrow('lease lost');
     const inits = count(INIT);
     const puts = fake.requests.filter((r) => r.method === 'PUT').length;
     expect(await publisher.publish(request, FAST)).toMatchObject({ status: 'published' });
     expect([count(INIT) - inits, fake.requests.filter((r) => r.method === 'PUT').length - puts]).toEqual([0, 0]);
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toHaveLength(1);
+    expect(postsOf(creator)).toHaveLength(1);
   });
 
   it('finishes when the last chunk was kept but its answer lost (a 416, then status)', async () => {
     const creator = newCreator();
     fake.dropAnswerNext('/upload/');
-    const outcome = await publisherFor().publish(
-      {
-        accessToken: creator.accessToken,
-        externalId: creator.openId,
-        request: video(smallFile, SMALL_BYTES),
-        ledger: memoryLedger(),
-      },
-      FAST,
-    );
+    const outcome = await publisherFor().publish(job(creator), FAST);
     expect(outcome.status).toBe('published');
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toHaveLength(1);
+    expect(postsOf(creator)).toHaveLength(1);
   });
 
   it('retries a chunk TikTok answered 503 and one whose connection broke', async () => {
     const creator = newCreator();
     fake.failNextUploadChunks(2);
     fake.breakUploadAfter(1000);
-    const outcome = await publisherFor().publish(
-      {
-        accessToken: creator.accessToken,
-        externalId: creator.openId,
-        request: video(bigFile, BIG_BYTES),
-        ledger: memoryLedger(),
-      },
-      FAST,
-    );
+    const outcome = await publisherFor().publish(job(creator, video(bigFile, BIG_BYTES)), FAST);
     expect(outcome.status).toBe('published');
-    expect(fake.posts.filter((p) => p.openId === creator.openId)).toEqual([expect.objectContaining({ sha256: bigSha })]);
+    expect(postsOf(creator)).toEqual([expect.objectContaining({ sha256: bigSha })]);
   });
 
   it('answers processing when TikTok takes longer than the polls, and a later call completes it without a new init', async () => {
     const creator = newCreator();
     fake.setProcessing(10);
     const ledger = memoryLedger();
-    const request = {
-      accessToken: creator.accessToken,
-      externalId: creator.openId,
-      request: video(smallFile, SMALL_BYTES),
-      ledger,
-    };
+    const request = job(creator, video(smallFile, SMALL_BYTES), ledger);
     expect(await publisherFor().publish(request, FAST)).toEqual({ status: 'processing', postId: null, postUrl: null });
     expect(ledger.current()?.phase).toBe('uploaded');
     fake.inits.at(-1)!.pollsLeft = 0;
@@ -624,12 +548,10 @@ describe('against the fake TikTok', () => {
     const creator = newCreator();
     fake.setProcessing(0, { failReason: 'duration_check_failed' });
     const ledger = memoryLedger();
-    await expect(
-      publisherFor().publish(
-        { accessToken: creator.accessToken, externalId: creator.openId, request: video(smallFile, SMALL_BYTES), ledger },
-        FAST,
-      ),
-    ).rejects.toMatchObject({ kind: 'media_rejected', code: 'duration_check_failed' });
+    await expect(publisherFor().publish(job(creator, video(smallFile, SMALL_BYTES), ledger), FAST)).rejects.toMatchObject({
+      kind: 'media_rejected',
+      code: 'duration_check_failed',
+    });
     expect(ledger.current()).toMatchObject({ phase: 'failed', detail: 'duration_check_failed' });
   });
 
@@ -637,15 +559,7 @@ describe('against the fake TikTok', () => {
     const creator = newCreator({ maxVideoPostDurationSec: 60 });
     const inits = count(INIT);
     await expect(
-      publisherFor().publish(
-        {
-          accessToken: creator.accessToken,
-          externalId: creator.openId,
-          request: video(smallFile, SMALL_BYTES, { durationSec: 61 }),
-          ledger: memoryLedger(),
-        },
-        FAST,
-      ),
+      publisherFor().publish(job(creator, video(smallFile, SMALL_BYTES, { durationSec: 61 })), FAST),
     ).rejects.toMatchObject({ kind: 'media_rejected' });
     expect(count(INIT) - inits).toBe(0);
   });
@@ -656,7 +570,7 @@ describe('against the fake TikTok', () => {
     const ledger = memoryLedger();
     await expect(
       publisherFor({ uploadOrigins: ['https://open-upload.tiktokapis.com'] }).publish(
-        { accessToken: creator.accessToken, externalId: creator.openId, request: video(smallFile, SMALL_BYTES), ledger },
+        job(creator, video(smallFile, SMALL_BYTES), ledger),
         FAST,
       ),
     ).rejects.toThrow(/not on an allowed host/);
