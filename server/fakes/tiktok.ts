@@ -195,6 +195,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export interface FakeTiktokOptions {
   port?: number;
+  /**
+   * For clicking through flows by hand (`npm run fakes`): any client key is accepted (its secret
+   * is remembered on first use, each redirect URI on first consent), and consent is given by this user.
+   */
+  lenient?: { user: FakeTiktokUser };
 }
 
 export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<FakeTiktok> {
@@ -232,6 +237,10 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
   let now: () => Date = () => new Date();
   let url = '';
   const t = () => now().getTime();
+  if (options.lenient) {
+    users.set(options.lenient.user.openId, options.lenient.user);
+    currentUser = options.lenient.user.openId;
+  }
   const token = (prefix: string) => `${prefix}.${crypto.randomBytes(24).toString('base64url')}`;
 
   function mint(grant: Grant): Record<string, unknown> {
@@ -295,8 +304,14 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
 
   function authorize(address: URL, res: http.ServerResponse): void {
     const q = address.searchParams;
-    const client = clients.get(q.get('client_key') ?? '');
     const redirectUri = q.get('redirect_uri') ?? '';
+    const key = q.get('client_key') ?? '';
+    if (options.lenient && key) {
+      if (!clients.has(key)) clients.set(key, { secret: '', redirectUris: [] });
+      if (/^https?:\/\//.test(redirectUri) && !clients.get(key)!.redirectUris.includes(redirectUri))
+        clients.get(key)!.redirectUris.push(redirectUri);
+    }
+    const client = clients.get(key);
     // Like TikTok's consent page, a bad request shows an error page rather than redirecting.
     const refuse = (what: string) => {
       res.writeHead(400, { 'content-type': 'text/html; charset=UTF-8' });
@@ -327,11 +342,15 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
     res.writeHead(302, { location: back.href, 'content-length': 0 }).end();
   }
 
-  function tokenGrant(form: Record<string, string>, res: http.ServerResponse): void {
+  /** The client of an OAuth call, its secret checked (remembered on first use when lenient). */
+  function knownClient(form: Record<string, string>): boolean {
     const client = clients.get(form.client_key ?? '');
-    if (!client || client.secret !== form.client_secret) {
-      return oauthError(res, 401, 'invalid_client', 'Client key or secret is incorrect.');
-    }
+    if (client && options.lenient && client.secret === '' && form.client_secret) client.secret = form.client_secret;
+    return Boolean(client) && client!.secret === form.client_secret;
+  }
+
+  function tokenGrant(form: Record<string, string>, res: http.ServerResponse): void {
+    if (!knownClient(form)) return oauthError(res, 401, 'invalid_client', 'Client key or secret is incorrect.');
     if (form.grant_type === 'authorization_code') {
       const code = codes.get(form.code ?? '');
       if (!code || code.clientKey !== form.client_key || code.at + CODE_TTL_MS <= t()) {
@@ -374,10 +393,7 @@ export async function startFakeTiktok(options: FakeTiktokOptions = {}): Promise<
   }
 
   function revoke(form: Record<string, string>, res: http.ServerResponse): void {
-    const client = clients.get(form.client_key ?? '');
-    if (!client || client.secret !== form.client_secret) {
-      return oauthError(res, 401, 'invalid_client', 'Client key or secret is incorrect.');
-    }
+    if (!knownClient(form)) return oauthError(res, 401, 'invalid_client', 'Client key or secret is incorrect.');
     const session = accessTokens.get(form.token ?? '');
     if (!session || session.grant.clientKey !== form.client_key) {
       return oauthError(res, 400, 'invalid_request', 'Token is invalid.');

@@ -180,3 +180,45 @@ describe('fake TikTok', () => {
     expect((await api('/v2/post/publish/creator_info/query/', c.accessToken)).status).toBe(200);
   });
 });
+
+describe('fake TikTok, lenient (for clicking through by hand)', () => {
+  it('takes any client key and redirect URI, remembers the secret, and consents as its user', async () => {
+    const lenient = await startFakeTiktok({ lenient: { user: { openId: 'hand-1', displayName: 'À mão', username: 'amao' } } });
+    try {
+      const verifier = 'w'.repeat(43);
+      const url = new URL(lenient.authUrl);
+      url.search = new URLSearchParams({
+        client_key: 'anykey',
+        response_type: 'code',
+        scope: 'user.info.basic,video.publish',
+        redirect_uri: 'http://localhost:3000/cb',
+        state: 's',
+        code_challenge: crypto.createHash('sha256').update(verifier).digest('hex'),
+        code_challenge_method: 'S256',
+      }).toString();
+      const consent = await fetch(url, { redirect: 'manual' });
+      const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+      const token = (body: Record<string, string>) => fetch(`${lenient.url}/v2/oauth/token/`, form(body));
+      const tokens = (await (
+        await token({
+          client_key: 'anykey',
+          client_secret: 'first',
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'http://localhost:3000/cb',
+          code_verifier: verifier,
+        })
+      ).json()) as { open_id: string; refresh_token: string };
+      expect(tokens.open_id).toBe('hand-1');
+      const wrong = await token({
+        client_key: 'anykey',
+        client_secret: 'second',
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
+      expect(((await wrong.json()) as { error: string }).error).toBe('invalid_client');
+    } finally {
+      await lenient.close();
+    }
+  });
+});
