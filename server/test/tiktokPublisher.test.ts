@@ -339,6 +339,30 @@ describe('against the fake TikTok', () => {
     });
   });
 
+  it('connects a user who granted fewer scopes, and says so when posting is refused', async () => {
+    const creator = newCreator();
+    fake.useUser(creator.openId);
+    fake.setConsent('approve', ['user.info.basic']);
+    const publisher = publisherFor();
+    const verifier = tiktokCodeVerifier();
+    const consent = await fetch(publisher.authorizeUrl({ app: APP, state: 's', redirectUri: REDIRECT, codeVerifier: verifier }), {
+      redirect: 'manual',
+    });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const tokens = await publisher.connect({ app: APP, code, redirectUri: REDIRECT, codeVerifier: verifier }, FAST);
+    expect(tokens.scopes).toEqual(['user.info.basic']);
+    expect(await publisher.profile({ accessToken: tokens.accessToken }, FAST)).toMatchObject({
+      externalId: creator.openId,
+      username: null,
+    });
+    await expect(
+      publisher.preflight({ accessToken: tokens.accessToken, externalId: creator.openId }, FAST),
+    ).rejects.toMatchObject({
+      kind: 'reauthorize',
+      code: 'scope_not_authorized',
+    });
+  });
+
   it('posts SELF_ONLY from an unaudited client as private, and refuses a public account without a retry', async () => {
     fake.setUnaudited(true);
     const priv = newCreator({ privateAccount: true });
@@ -627,6 +651,32 @@ describe('against hostile answers', () => {
       publisher().preflight({ accessToken: 'act.x', externalId: 'o' }, { timeoutMs: 500, maxRetries: 0 }),
     ).rejects.toBeInstanceOf(PlatformError);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("waits what a 429's Retry-After asks, then goes on", async () => {
+    hostile.reset();
+    let calls = 0;
+    hostile.answer((_req, res, server) => {
+      calls += 1;
+      if (calls <= 2) {
+        sendWhole(
+          res,
+          server,
+          429,
+          JSON.stringify({ data: {}, error: { code: 'rate_limit_exceeded', message: '', log_id: 'L' } }),
+          {
+            'retry-after': '0',
+          },
+        );
+        return;
+      }
+      const body = { data: { privacy_level_options: ['SELF_ONLY'], max_video_post_duration_sec: 180 }, error: { code: 'ok' } };
+      sendWhole(res, server, 200, JSON.stringify(body), { 'content-type': 'application/json' });
+    });
+    // Without the header, the default floor of 10 s would make this test time out.
+    const preflight = await publisher().preflight({ accessToken: 'act.x', externalId: 'o' }, FAST);
+    expect(preflight).toMatchObject({ privacyLevels: ['SELF_ONLY'], maxDurationSec: 180 });
+    expect(hostile.requests).toHaveLength(3);
   });
 
   it('does not follow a redirect with the token', async () => {

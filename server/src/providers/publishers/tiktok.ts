@@ -13,7 +13,7 @@ import {
 } from '../httpBodies';
 import { ProviderError } from '../providerError';
 import { sharedProxyDispatcher } from '../proxies';
-import { backoffMs, connectionFailure, timeoutFailure } from '../retry';
+import { MAX_RETRY_AFTER_MS, backoffMs, connectionFailure, retryAfterMs, timeoutFailure } from '../retry';
 import {
   PlatformError,
   type AccountProfile,
@@ -243,6 +243,9 @@ function quotePostIds(text: string): string {
   });
 }
 
+/** The wait a rate-limited answer asked for (`Retry-After`), which TikTok does not document but may send. */
+const askedWaits = new WeakMap<PlatformError, number>();
+
 const isRetryable = (error: PlatformError) => error.kind === 'unreachable' || error.kind === 'rate_limit';
 
 interface Call {
@@ -290,7 +293,15 @@ export function createTiktokPublisher(endpoints: PlatformEndpoints, opts: Tiktok
         throw new PlatformError('tiktok', 'in_doubt', `${failure.message}; the request may have been carried out`);
       }
       const base = backoffMs(attempt, options.backoffBaseMs ?? DEFAULT_BACKOFF_MS);
-      await sleep(failure.kind === 'rate_limit' ? Math.max(base, rateLimitWait) : base, undefined, { signal: options.signal });
+      // TikTok's windows are a minute long: a rate limit waits at least `rateLimitWaitMs`, or what the answer asked.
+      const asked = askedWaits.get(failure);
+      const wait =
+        asked !== undefined
+          ? Math.min(asked, MAX_RETRY_AFTER_MS)
+          : failure.kind === 'rate_limit'
+            ? Math.max(base, rateLimitWait)
+            : base;
+      await sleep(wait, undefined, { signal: options.signal });
     }
   }
 
@@ -352,7 +363,11 @@ export function createTiktokPublisher(endpoints: PlatformEndpoints, opts: Tiktok
         );
       }
       const failure = classifyTiktokAnswer(response.status, parsed, call.secret);
-      if (failure) throw failure;
+      if (failure) {
+        const asked = retryAfterMs(response.headers);
+        if (asked !== undefined) askedWaits.set(failure, asked);
+        throw failure;
+      }
       if (typeof parsed !== 'object' || parsed === null) {
         throw new PlatformError('tiktok', 'other', 'TikTok answered something that is not a JSON object', response.status);
       }
