@@ -438,6 +438,21 @@ describe('against the fake TikTok', () => {
     expect(postsOf(creator)).toEqual([expect.objectContaining({ sha256: bigSha })]);
   });
 
+  it('starts anew at once when a stored upload that never had every byte has FAILED', async () => {
+    const creator = newCreator();
+    const publisher = publisherFor();
+    const ledger = memoryLedger((entry) => entry.phase === 'initialized' && (entry.bytesConfirmed ?? 0) > 0);
+    const request = job(creator, video(bigFile, BIG_BYTES), ledger);
+    await expect(publisher.publish(request, FAST)).rejects.toThrow('lease lost');
+    const stale = fake.inits.at(-1)!;
+    stale.status = 'FAILED';
+    stale.failReason = 'internal';
+    expect(await publisher.publish(request, FAST)).toMatchObject({ status: 'published' });
+    expect(ledger.writes.find((w) => w.phase === 'failed')).toMatchObject({ externalId: stale.publishId, detail: 'internal' });
+    expect(ledger.current()!.externalId).not.toBe(stale.publishId);
+    expect(postsOf(creator)).toEqual([expect.objectContaining({ sha256: bigSha })]);
+  });
+
   it('waits out rate limits, then posts once', async () => {
     const creator = newCreator();
     fake.failNext(INIT, 2, { status: 429, code: 'rate_limit_exceeded' });

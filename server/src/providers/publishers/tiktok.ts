@@ -659,16 +659,24 @@ export function createTiktokPublisher(endpoints: PlatformEndpoints, opts: Tiktok
         }
         if (entry && state) {
           const complete = state.uploadedBytes !== null && state.uploadedBytes >= video.size;
-          if (entry.phase !== 'initialized' || complete || state.status !== 'PROCESSING_UPLOAD') {
-            if (entry.phase === 'initialized')
+          if (entry.phase === 'initialized' && !complete && state.status === 'FAILED') {
+            // An upload that never had every byte (its URL expired, say) can never post: start anew.
+            await ledger.write({ ...entry, phase: 'failed', detail: state.failReason ?? 'upload unfinished' });
+            entry = null;
+          } else if (entry.phase !== 'initialized' || complete || state.status !== 'PROCESSING_UPLOAD') {
+            if (entry.phase === 'initialized') {
               await ledger.write((entry = { ...entry, phase: 'uploaded', bytesConfirmed: video.size }));
+            }
             return settle(entry);
+          } else {
+            // Resume at the start of the chunk holding TikTok's count of bytes (the ledger may lag
+            // behind it: a chunk confirmed just before a crash was not recorded).
+            const held = state.uploadedBytes ?? 0;
+            from = Math.max(
+              0,
+              plan.chunks.findIndex((c) => c.last + 1 > held),
+            );
           }
-          // Resume at our own chunk boundary at or below what TikTok says it holds.
-          // (the ledger may lag behind: a chunk confirmed just before a crash was not recorded).
-          const held = state.uploadedBytes ?? 0;
-          from = plan.chunks.findIndex((c) => c.last + 1 > held);
-          if (from < 0) from = 0;
         }
       }
 
