@@ -39,7 +39,7 @@ import {
  *   the body; redirects are never followed (a TikTok API does not redirect; a gateway that does
  *   is not sent the token again).
  * - Retries with backoff only where repeating is harmless: network failures, 5xx and
- *   rate_limit_exceeded on reads, the token exchange's transient errors, and chunk PUTs (TikTok
+ *   rate_limit_exceeded on reads and on the refresh, and chunk PUTs (TikTok
  *   says to "retry submitting this chunk"; a chunk it already holds answers 416, then status
  *   says how far it got). `video/init` is retried only on an answered 429 or 5xx: when its answer
  *   is lost, the caller gets `in_doubt` and calls `publish` again, which inits anew. That is safe
@@ -105,8 +105,8 @@ export interface ChunkPlan {
 }
 
 /**
- * How a file of `size` bytes is sent (media transfer guide): whole when it is under 5 MB or fits
- * one chunk of `chunkBytes`; else chunks of `chunkBytes` (at least size/1000, so never more than
+ * How a file of `size` bytes is sent (media transfer guide): whole when it is under 5 MB, or up to
+ * 64 MB when it holds fewer than two chunks of `chunkBytes`; else chunks of `chunkBytes` (at least size/1000, so never more than
  * 1000 chunks, and at most half the file over 64 MB, so such a file always has two),
  * count = floor(size / chunk), the last chunk taking the trailing bytes (less than two chunks,
  * so under 128 MB).
