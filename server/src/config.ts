@@ -23,6 +23,23 @@ export interface Config {
   googleAuthUrl: string;
   googleTokenUrl: string;
   youtubeApiUrl: string;
+  /** TikTok's consent page, its API root and the origins its upload URLs may have (issue 31). */
+  tiktokAuthUrl: string;
+  tiktokApiUrl: string;
+  tiktokUploadOrigins: string[];
+  /** The operator's TikTok app (client key and secret): accounts without their own use it. */
+  tiktokClientKey: string | undefined;
+  tiktokClientSecret: string | undefined;
+  /** The operator's TikTok app passed TikTok's audit: without it, posts are SELF_ONLY (private). */
+  tiktokAppAudited: boolean;
+  /** Meta's login dialog, Graph API root and resumable upload host. */
+  metaAuthUrl: string;
+  metaGraphUrl: string;
+  metaUploadUrl: string;
+  /** The operator's Meta app (id and secret) and an optional Facebook Login for Business configuration id. */
+  metaAppId: string | undefined;
+  metaAppSecret: string | undefined;
+  metaConfigId: string | undefined;
   /** YouTube Data API units per day of each Google Cloud project (Google's default is 10,000). */
   youtubeDailyQuota: number;
   /** Default root of the OpenAI-compatible chat-model API. */
@@ -148,6 +165,19 @@ function urlOr(env: Env, name: string, fallback: string): string {
   return raw === undefined ? fallback : parseUrl(name, raw, ['http:', 'https:']);
 }
 
+/** A comma-separated list of http(s) origins (scheme, host and port only), each validated. */
+function originList(env: Env, name: string, fallback: string[]): string[] {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => new URL(parseUrl(name, part, ['http:', 'https:'])).origin);
+  if (list.length === 0) throw new ConfigError(`${name} must list at least one origin`);
+  return list;
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -259,6 +289,18 @@ export function loadConfig(env: Env = process.env): Config {
     googleAuthUrl: urlOr(env, 'GOOGLE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth'),
     googleTokenUrl: urlOr(env, 'GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
     youtubeApiUrl: urlOr(env, 'YOUTUBE_API_URL', 'https://youtube.googleapis.com/').replace(/\/?$/, '/'),
+    tiktokAuthUrl: urlOr(env, 'TIKTOK_AUTH_URL', 'https://www.tiktok.com/v2/auth/authorize/'),
+    tiktokApiUrl: urlOr(env, 'TIKTOK_API_URL', 'https://open.tiktokapis.com/').replace(/\/?$/, '/'),
+    tiktokUploadOrigins: originList(env, 'TIKTOK_UPLOAD_ORIGINS', ['https://open-upload.tiktokapis.com']),
+    tiktokClientKey: nonEmpty(env, 'TIKTOK_CLIENT_KEY'),
+    tiktokClientSecret: nonEmpty(env, 'TIKTOK_CLIENT_SECRET'),
+    tiktokAppAudited: parseBoolean('TIKTOK_APP_AUDITED', nonEmpty(env, 'TIKTOK_APP_AUDITED'), false),
+    metaAuthUrl: urlOr(env, 'META_AUTH_URL', 'https://www.facebook.com/v21.0/dialog/oauth'),
+    metaGraphUrl: urlOr(env, 'META_GRAPH_URL', 'https://graph.facebook.com/').replace(/\/?$/, '/'),
+    metaUploadUrl: urlOr(env, 'META_UPLOAD_URL', 'https://rupload.facebook.com/').replace(/\/?$/, '/'),
+    metaAppId: nonEmpty(env, 'META_APP_ID'),
+    metaAppSecret: nonEmpty(env, 'META_APP_SECRET'),
+    metaConfigId: nonEmpty(env, 'META_CONFIG_ID'),
     youtubeDailyQuota: integerIn('YOUTUBE_DAILY_QUOTA', nonEmpty(env, 'YOUTUBE_DAILY_QUOTA'), 10_000, 2_500, 100_000_000),
     openaiBaseUrl: urlOr(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1').replace(/\/+$/, ''),
     proxyCheckUrl: urlOr(env, 'PROXY_CHECK_URL', 'https://www.google.com/generate_204'),

@@ -9,6 +9,7 @@ import type { BillingPeriod } from '../lib/plans';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -128,7 +129,7 @@ export const oauthStates = pgTable(
   {
     /** Random (128 bits, base64url), made by the server; the state carries it. */
     id: text('id').primaryKey(),
-    /** Whose consent screen: youtube (tiktok, instagram later). */
+    /** Whose consent screen: youtube, tiktok or instagram. */
     provider: text('provider').notNull(),
     userId: uuid('user_id')
       .notNull()
@@ -137,6 +138,8 @@ export const oauthStates = pgTable(
     subject: text('subject').notNull(),
     /** sha256 (base64url) of the nonce in the asking browser's cookie; the nonce itself is never stored. */
     nonceHash: text('nonce_hash').notNull(),
+    /** TikTok's PKCE code verifier, sealed with the secret box (the callback's code exchange needs it). */
+    codeVerifierEnc: text('code_verifier_enc'),
     /** The user's token_version when it was issued. */
     tokenVersion: integer('token_version').notNull(),
     expiresAt: ts('expires_at').notNull(),
@@ -239,6 +242,66 @@ export const youtubeApis = pgTable(
     uniqueIndex('youtube_apis_one_active_idx')
       .on(t.userId)
       .where(sql`${t.isActive}`),
+  ],
+);
+
+/** An Instagram account the owner may pick, of the Pages the authorization reached (secrets sealed). */
+export interface PlatformAccountChoice {
+  externalId: string;
+  username: string | null;
+  pageId: string;
+  pageName: string;
+  pictureUrl: string | null;
+  /** The Page's token, sealed with the secret box. */
+  pageAccessTokenEnc: string;
+}
+
+/**
+ * A user's TikTok or Instagram account that runs publish to (issue 31). Secrets are sealed with
+ * the secret box; client_id null means the operator's app (TIKTOK_CLIENT_KEY, META_APP_ID).
+ */
+export const platformAccounts = pgTable(
+  'platform_accounts',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').$type<'tiktok' | 'instagram'>().notNull(),
+    name: text('name').notNull(),
+    clientId: text('client_id'),
+    clientSecretEnc: text('client_secret_enc'),
+    /** TikTok open_id; Instagram professional account id. Null until authorized (and chosen). */
+    externalId: text('external_id'),
+    username: text('username'),
+    displayName: text('display_name'),
+    avatarUrl: text('avatar_url'),
+    accessTokenEnc: text('access_token_enc'),
+    accessExpiresAt: ts('access_expires_at'),
+    refreshTokenEnc: text('refresh_token_enc'),
+    refreshExpiresAt: ts('refresh_expires_at'),
+    scopes: jsonb('scopes').$type<string[]>().notNull().default([]),
+    /** Instagram: the Pages with a linked account, waiting for the owner's pick; null otherwise. */
+    choices: jsonb('choices').$type<PlatformAccountChoice[] | null>(),
+    /** Posts stay visible to the account only (TikTok SELF_ONLY: the operator's app is not audited). */
+    privateOnly: boolean('private_only').notNull().default(false),
+    maxDurationSec: integer('max_duration_sec'),
+    privacyLevels: jsonb('privacy_levels').$type<string[]>(),
+    /** Switched on by its owner. */
+    isActive: boolean('is_active').notNull().default(true),
+    isConnected: boolean('is_connected').notNull().default(false),
+    /** Why it is no longer connected: a message key. */
+    disconnectReason: text('disconnect_reason'),
+    lastTested: ts('last_tested'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('platform_accounts_user_created_idx').on(t.userId, t.createdAt),
+    uniqueIndex('platform_accounts_external_idx')
+      .on(t.userId, t.platform, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    check('platform_accounts_platform_check', sql`${t.platform} in ('tiktok', 'instagram')`),
   ],
 );
 
