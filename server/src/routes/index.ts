@@ -16,6 +16,8 @@ import voiceSampleRoutes from './voiceSamples';
 import musicRoutes from './music';
 import youtubeApiRoutes from './youtubeApis';
 import youtubeAuthRoutes from './youtubeAuth';
+import platformAccountRoutes from './platformAccounts';
+import platformAuthRoutes from './platformAuth';
 
 /** Every route of the API, mounted under /api/v1. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -25,6 +27,9 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(chatModelRoutes, { prefix: '/chatgpt' });
   await app.register(youtubeApiRoutes, { prefix: '/youtube-apis' });
   await app.register(youtubeAuthRoutes, { prefix: '/youtube-auth' });
+  await app.register(platformAccountRoutes, { prefix: '/platform-accounts' });
+  await app.register(platformAuthRoutes, { prefix: '/platform-auth/tiktok', platform: 'tiktok' });
+  await app.register(platformAuthRoutes, { prefix: '/platform-auth/instagram', platform: 'instagram' });
   await app.register(proxyRoutes, { prefix: '/proxies' });
   await app.register(promptRoutes, { prefix: '/prompts' });
   await app.register(voiceRoutes, { prefix: '/voices' });

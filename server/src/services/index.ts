@@ -29,6 +29,9 @@ import { createVoiceService } from './voices';
 import { createMusicService } from './music';
 import { createYoutubeApiService } from './youtubeApis';
 import { createOauthStates } from './oauthStates';
+import { createPlatformAccountService } from './platformAccounts';
+import { createTiktokPublisher } from '../providers/publishers/tiktok';
+import { createInstagramPublisher } from '../providers/publishers/instagram';
 import { createYoutubeProvider } from '../providers/youtube';
 import { LOCAL_VOICE_VERSION, localVoiceAvailable } from '../providers/localVoice';
 import { mediaToolsEnv, resolveMediaTools, type MediaTool } from '../media/ffmpeg';
@@ -105,8 +108,13 @@ export function createServices(deps: ServiceDeps) {
     apiUrl: deps.config.youtubeApiUrl,
   };
   const youtube = createYoutubeProvider(googleEndpoints);
-  /** OAuth states bound to the browser that asked (YouTube now; TikTok and Instagram later). */
-  const oauthStates = createOauthStates({ db: deps.db, now, secureCookies: deps.config.publicUrl.startsWith('https:') });
+  /** OAuth states bound to the browser that asked (YouTube, TikTok, Instagram). */
+  const oauthStates = createOauthStates({
+    db: deps.db,
+    now,
+    secrets,
+    secureCookies: deps.config.publicUrl.startsWith('https:'),
+  });
   const youtubeApis = createYoutubeApiService({
     db: deps.db,
     now,
@@ -115,6 +123,31 @@ export function createServices(deps: ServiceDeps) {
     channels,
     oauthStates,
     publicUrl: deps.config.publicUrl,
+  });
+  const { config } = deps;
+  const platformAccounts = createPlatformAccountService({
+    db: deps.db,
+    now,
+    secrets,
+    oauthStates,
+    publicUrl: config.publicUrl,
+    tiktok: createTiktokPublisher(
+      { authUrl: config.tiktokAuthUrl, apiUrl: config.tiktokApiUrl },
+      { uploadOrigins: config.tiktokUploadOrigins, now },
+    ),
+    instagram: createInstagramPublisher(
+      { authUrl: config.metaAuthUrl, apiUrl: config.metaGraphUrl, uploadUrl: config.metaUploadUrl },
+      config.metaConfigId === undefined ? {} : { configId: config.metaConfigId },
+    ),
+    operatorApps: {
+      ...(config.tiktokClientKey && config.tiktokClientSecret
+        ? { tiktok: { clientId: config.tiktokClientKey, clientSecret: config.tiktokClientSecret } }
+        : {}),
+      ...(config.metaAppId && config.metaAppSecret
+        ? { instagram: { clientId: config.metaAppId, clientSecret: config.metaAppSecret } }
+        : {}),
+    },
+    tiktokAudited: config.tiktokAppAudited,
   });
 
   const proxies = createProxyService({
@@ -239,6 +272,7 @@ export function createServices(deps: ServiceDeps) {
     subscription,
     channels,
     youtubeApis,
+    platformAccounts,
     chatModel,
     proxies,
     prompts,

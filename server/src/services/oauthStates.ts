@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { oauthStates, users } from '../db/schema';
+import type { SecretBox } from '../lib/secrets';
 
 /**
  * The `state` of an OAuth consent screen, bound to the browser that asked for it (issue 28).
@@ -19,7 +20,9 @@ import { oauthStates, users } from '../db/schema';
  * provider's site, and a Strict cookie is not sent on it. Lax is sent on top-level GET navigations
  * only, which is all these two addresses are.
  *
- * Keyed by a provider name (youtube now; tiktok and instagram later, each with its own path).
+ * Keyed by a provider name (youtube, tiktok, instagram), each with its own window path. A PKCE
+ * code verifier (TikTok) may ride along: stored sealed with the secret box, answered back once by
+ * `consume`, so it never reaches the browser.
  */
 
 export const OAUTH_STATE_TTL_SECONDS = 600;
@@ -44,11 +47,18 @@ export interface OauthStateDeps {
   now: () => Date;
   /** Cookies get `Secure` (PUBLIC_URL is https). */
   secureCookies: boolean;
+  /** Seals the PKCE code verifiers at rest. */
+  secrets: SecretBox;
 }
 
 export interface OauthTarget {
   userId: string;
   subject: string;
+}
+
+/** A state's target, with the PKCE code verifier issued with it (if any). */
+export interface ConsumedOauthState extends OauthTarget {
+  codeVerifier?: string;
 }
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
@@ -69,7 +79,7 @@ function cookieIn(header: string | undefined, name: string): string | undefined 
   return undefined;
 }
 
-export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
+export function createOauthStates({ db, now, secureCookies, secrets }: OauthStateDeps) {
   function cookie(name: string, value: string, path: string, maxAge: number): string {
     return `${name}=${value}; Max-Age=${maxAge}; Path=${path}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
   }
@@ -85,6 +95,8 @@ export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
     tokenVersion: number;
     subject: string;
     path: string;
+    /** A PKCE code verifier to keep (sealed) until the redirect back. */
+    codeVerifier?: string;
   }): Promise<{ state: string; setCookie: string }> {
     const id = crypto.randomBytes(16).toString('base64url');
     const nonce = crypto.randomBytes(32).toString('base64url');
@@ -110,6 +122,7 @@ export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
         userId: input.userId,
         subject: input.subject,
         nonceHash,
+        codeVerifierEnc: input.codeVerifier === undefined ? null : secrets.seal(input.codeVerifier),
         tokenVersion: input.tokenVersion,
         expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_SECONDS * 1000),
         createdAt: at,
@@ -129,6 +142,7 @@ export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
         userId: oauthStates.userId,
         subject: oauthStates.subject,
         nonceHash: oauthStates.nonceHash,
+        codeVerifierEnc: oauthStates.codeVerifierEnc,
         usedAt: oauthStates.usedAt,
         current: sql<boolean>`${oauthStates.tokenVersion} = ${users.tokenVersion}`,
       })
@@ -143,16 +157,29 @@ export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
   }
 
   /** Whose authorization this is, when this browser asked for it and it is still pending; never spends it. */
-  async function check(provider: string, state: string | undefined, cookieHeader: string | undefined): Promise<OauthTarget> {
-    const row = await verified(provider, state, cookieHeader);
-    return { userId: row.userId, subject: row.subject };
+  async function check(
+    provider: string,
+    state: string | undefined,
+    cookieHeader: string | undefined,
+  ): Promise<ConsumedOauthState> {
+    return target(await verified(provider, state, cookieHeader));
+  }
+
+  /** Whose, for what, and the PKCE verifier issued with it (the window's start derives the challenge from it). */
+  function target(row: { userId: string; subject: string; codeVerifierEnc: string | null }): ConsumedOauthState {
+    const codeVerifier = secrets.tryOpen(row.codeVerifierEnc);
+    return { userId: row.userId, subject: row.subject, ...(codeVerifier === undefined ? {} : { codeVerifier }) };
   }
 
   /**
    * Spends the state (the provider's redirect back): the same checks as `check`, and only one
    * caller ever gets the target. Refused states change nothing.
    */
-  async function consume(provider: string, state: string | undefined, cookieHeader: string | undefined): Promise<OauthTarget> {
+  async function consume(
+    provider: string,
+    state: string | undefined,
+    cookieHeader: string | undefined,
+  ): Promise<ConsumedOauthState> {
     const row = await verified(provider, state, cookieHeader);
     const spent = await db
       .update(oauthStates)
@@ -168,7 +195,7 @@ export function createOauthStates({ db, now, secureCookies }: OauthStateDeps) {
       )
       .returning({ id: oauthStates.id });
     if (spent.length === 0) throw new OauthStateRefused('used');
-    return { userId: row.userId, subject: row.subject };
+    return target(row);
   }
 
   /** The Set-Cookie header that removes a state's cookie from the browser (after the redirect back). */
