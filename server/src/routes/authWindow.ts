@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cspHash } from '../lib/inlineScripts';
 import { translate, type MessageKey, type MessageParams } from '../messages';
+import { detailSchema, errorResponses } from '../contracts/common';
+import { AppError } from '../errors';
 
 /**
  * The result page of an authorization window (YouTube, TikTok, Instagram): it says how the
@@ -39,8 +41,35 @@ export function sendAuthResult(
   );
 }
 
-/** Whether the window's start is asked by a browser (which gets the page) rather than a script (which gets `{detail}`). */
-export const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
+/**
+ * The window's start: `?state=`, answered with a redirect to the consent page or the reason it is
+ * refused. A new object for each route: the API reference writes each route's summary into it.
+ */
+export const windowStartSchema = () =>
+  ({
+    querystring: { type: 'object', properties: { state: { type: 'string', maxLength: 2000 } } },
+    response: {
+      302: { type: 'null' },
+      ...errorResponses,
+      // A refused state: the window's HTML page saying why, to a browser (Accept: text/html); otherwise the usual detail.
+      400: { anyOf: [{ type: 'string' }, detailSchema] },
+    },
+  }) as const;
+
+/**
+ * Sends the window on to the consent page, or says why not: a browser's window gets the page
+ * (`refused`), any other client the usual `{detail}`.
+ */
+export function windowStart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  next: { url: string } | { message: { key: MessageKey; params?: MessageParams } },
+  refused: (message: { key: MessageKey; params?: MessageParams }) => FastifyReply,
+) {
+  if ('url' in next) return reply.redirect(next.url, 302);
+  if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw new AppError(400, next.message.key, next.message.params);
+  return refused(next.message);
+}
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

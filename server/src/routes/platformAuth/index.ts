@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../typeProvider';
-import { sendAuthResult, wantsHtml } from '../authWindow';
-import { detailSchema, errorResponses } from '../../contracts/common';
+import { sendAuthResult, windowStart, windowStartSchema } from '../authWindow';
+import { errorResponses } from '../../contracts/common';
 import type { Platform } from '../../providers/publishers/contract';
 import type { Message } from '../../services/youtubeApis';
-import { AppError } from '../../errors';
 
 const NAMES: Record<Platform, string> = { tiktok: 'TikTok', instagram: 'Instagram' };
 
@@ -32,24 +31,13 @@ export default async function platformAuthRoutes(fastify: FastifyInstance, optio
       payload: { type: 'platform-auth', platform, ok: result.ok, account_id: result.accountId },
     });
 
-  app.get(
-    '/',
-    {
-      schema: {
-        querystring: { type: 'object', properties: { state: { type: 'string', maxLength: 2000 } } },
-        response: {
-          302: { type: 'null' },
-          ...errorResponses,
-          400: { anyOf: [{ type: 'string' }, detailSchema] },
-        },
-      },
-    },
-    async (request, reply) => {
-      const next = await platformAccounts.consentRedirect(platform, request.query.state, request.headers.cookie);
-      if ('url' in next) return reply.redirect(next.url, 302);
-      if (!wantsHtml(request)) throw new AppError(400, next.message.key, next.message.params);
-      return sendResult(request, reply, 400, { ok: false, accountId: null, message: next.message });
-    },
+  app.get('/', { schema: windowStartSchema() }, async (request, reply) =>
+    windowStart(
+      request,
+      reply,
+      await platformAccounts.consentRedirect(platform, request.query.state, request.headers.cookie),
+      (message) => sendResult(request, reply, 400, { ok: false, accountId: null, message }),
+    ),
   );
 
   app.get(

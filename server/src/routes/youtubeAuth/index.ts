@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { typed } from '../typeProvider';
-import { sendAuthResult, wantsHtml } from '../authWindow';
-import { detailSchema, errorResponses } from '../../contracts/common';
+import { sendAuthResult, windowStart, windowStartSchema } from '../authWindow';
+import { errorResponses } from '../../contracts/common';
 import type { Message } from '../../services/youtubeApis';
-import { AppError } from '../../errors';
 
 /**
  * The authorization window. It cannot carry the bearer token, so it is tied to the signed-in user
@@ -30,26 +29,10 @@ export default async function youtubeAuthRoutes(fastify: FastifyInstance): Promi
       payload: { type: 'youtube-auth', ok: result.ok, config_id: result.configId },
     });
 
-  app.get(
-    '/',
-    {
-      schema: {
-        querystring: { type: 'object', properties: { state: { type: 'string', maxLength: 2000 } } },
-        response: {
-          302: { type: 'null' },
-          ...errorResponses,
-          // A refused state: the window's HTML page saying why, to a browser (Accept: text/html); otherwise the usual detail.
-          400: { anyOf: [{ type: 'string' }, detailSchema] },
-        },
-      },
-    },
-    async (request, reply) => {
-      const next = await youtubeApis.consentRedirect(request.query.state, request.headers.cookie);
-      if ('url' in next) return reply.redirect(next.url, 302);
-      // A browser's window gets the page saying why; any other client the usual {detail}.
-      if (!wantsHtml(request)) throw new AppError(400, next.message.key, next.message.params);
-      return sendResult(request, reply, 400, { ok: false, configId: null, message: next.message });
-    },
+  app.get('/', { schema: windowStartSchema() }, async (request, reply) =>
+    windowStart(request, reply, await youtubeApis.consentRedirect(request.query.state, request.headers.cookie), (message) =>
+      sendResult(request, reply, 400, { ok: false, configId: null, message }),
+    ),
   );
 
   app.get(
