@@ -61,3 +61,40 @@ test('ADMIN_EMAIL takes a comma-separated list, case-insensitively', () => {
     'ops@example.com',
   ]);
 });
+
+test('TikTok and Meta: the real addresses by default, the operator apps only when set, upload origins validated', () => {
+  const config = loadConfig({ DATA_DIR: dataDir });
+  expect(config).toMatchObject({
+    tiktokAuthUrl: 'https://www.tiktok.com/v2/auth/authorize/',
+    tiktokApiUrl: 'https://open.tiktokapis.com/',
+    tiktokUploadOrigins: ['https://open-upload.tiktokapis.com'],
+    tiktokClientKey: undefined,
+    tiktokClientSecret: undefined,
+    tiktokAppAudited: false,
+    metaAuthUrl: 'https://www.facebook.com/v21.0/dialog/oauth',
+    metaGraphUrl: 'https://graph.facebook.com/',
+    metaUploadUrl: 'https://rupload.facebook.com/',
+    metaAppId: undefined,
+    metaAppSecret: undefined,
+    metaConfigId: undefined,
+  });
+  const set = loadConfig({
+    DATA_DIR: dataDir,
+    TIKTOK_API_URL: 'http://127.0.0.1:9000',
+    TIKTOK_UPLOAD_ORIGINS: ' http://127.0.0.1:9000/ , https://upload.example.com/path ',
+    TIKTOK_APP_AUDITED: 'true',
+    META_GRAPH_URL: 'http://127.0.0.1:9001',
+    META_APP_ID: '123',
+  });
+  expect(set).toMatchObject({
+    tiktokApiUrl: 'http://127.0.0.1:9000/',
+    tiktokUploadOrigins: ['http://127.0.0.1:9000', 'https://upload.example.com'],
+    tiktokAppAudited: true,
+    metaGraphUrl: 'http://127.0.0.1:9001/',
+    metaAppId: '123',
+  });
+  expect(() => loadConfig({ DATA_DIR: dataDir, TIKTOK_UPLOAD_ORIGINS: 'ftp://upload.example.com' })).toThrow(
+    'TIKTOK_UPLOAD_ORIGINS must use http: or https:',
+  );
+  expect(() => loadConfig({ DATA_DIR: dataDir, META_AUTH_URL: 'not a url' })).toThrow(ConfigError);
+});

@@ -198,7 +198,7 @@ describe('accounts', () => {
     expect((await create({ platform: 'tiktok', name: 'x', client_id: 'only-the-id' })).statusCode).toBe(422);
     expect((await create({ platform: 'tiktok', name: '  ' })).json()).toEqual({ detail: 'The account name is required' });
     expect((await create({ platform: 'youtube', name: 'x' })).statusCode).toBe(400);
-    const bare = await buildTestApp(platformEnv());
+    const bare = await buildTestApp({ ...platformEnv(), TIKTOK_APP_AUDITED: 'true' });
     try {
       const user = await signUp(bare.app);
       const en = await create({ platform: 'tiktok', name: 'x' }, user.token, bare.app);
@@ -535,12 +535,37 @@ describe('Instagram authorization', () => {
     expect((await get(account.id)).external_id).toBeNull();
   });
 
+  test('a check after the user removed the app: disconnected, needs authorization', async () => {
+    const owner = metaUser([{ linked: true }]);
+    const { account } = await connect('instagram');
+    meta.invalidateUser(owner.id, 458);
+    const checked = await call(ctx.app, 'POST', `${base}/${account.id}/test`, { token });
+    expect(checked.json()).toMatchObject({ is_connected: false, needs_authorization: true });
+    expect(checked.json().detail).toContain('The Instagram authorization has expired, was revoked');
+    expect((await get(account.id)).disconnect_reason).toContain('Authorize the account again');
+  });
+
+  test('a revocation Meta does not answer does not keep the account', async () => {
+    metaUser([{ linked: true }]);
+    const { account } = await connect('instagram');
+    meta.failNextApiCalls(5, { code: 2, status: 500, message: 'An unexpected error has occurred.' }, 'permissions');
+    try {
+      const removed = await call(ctx.app, 'DELETE', `${base}/${account.id}`, { token });
+      expect(removed.statusCode).toBe(204);
+    } finally {
+      meta.failNextApiCalls(0, { code: 2 });
+    }
+    expect((await call(ctx.app, 'GET', `${base}/${account.id}`, { token })).statusCode).toBe(404);
+  });
+
   test('delete revokes the permissions at Meta', async () => {
     metaUser([{ linked: true }]);
     const { account } = await connect('instagram');
+    const revocations = () => meta.requests.filter((r) => r.method === 'DELETE' && r.path.endsWith('/me/permissions')).length;
+    const before = revocations();
     const removed = await call(ctx.app, 'DELETE', `${base}/${account.id}`, { token });
     expect(removed.statusCode).toBe(204);
-    expect(meta.requests.filter((r) => r.method === 'DELETE' && r.path.endsWith('/me/permissions'))).toHaveLength(1);
+    expect(revocations()).toBe(before + 1);
   });
 });
 
