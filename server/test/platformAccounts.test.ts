@@ -240,6 +240,19 @@ describe('accounts', () => {
     expect(await get(account.id)).toMatchObject({ name: 'Private', is_active: true });
   });
 
+  test('a secret sealed under another APP_SECRET: authorize and check say to enter it again', async () => {
+    const account = (await create({ platform: 'tiktok', name: 'Moved', client_id: 'k-moved', client_secret: 's-moved' })).json();
+    await rowsOf(sql`update platform_accounts set client_secret_enc = 'v1:AAAA:BBBB:CCCC' where id = ${account.id}`);
+    const asked = await call(ctx.app, 'POST', `${base}/${account.id}/authorize`, { token });
+    expect(asked.statusCode).toBe(422);
+    expect(asked.json().detail).toContain('can no longer be read');
+    await rowsOf(sql`update platform_accounts set access_token_enc = 'v1:AAAA:BBBB:CCCC' where id = ${account.id}`);
+    const checked = await call(ctx.app, 'POST', `${base}/${account.id}/test`, { token });
+    expect(checked.json()).toMatchObject({ is_connected: false, needs_authorization: true });
+    expect(checked.json().detail).toContain('can no longer be read');
+    expect(await get(account.id)).toMatchObject({ is_connected: false, needs_authorization: true });
+  });
+
   test('toggle switches it off and on', async () => {
     const account = (await create({ platform: 'instagram', name: 'Toggle' })).json();
     const off = await call(ctx.app, 'PUT', `${base}/${account.id}/toggle`, { token });
@@ -319,6 +332,18 @@ describe('TikTok authorization', () => {
         message: 'Access was not granted on TikTok’s consent page.',
       });
       expect(await get(account.id)).toMatchObject({ is_connected: false, external_id: null, needs_authorization: true });
+    } finally {
+      tiktok.setConsent('approve');
+    }
+  });
+
+  test('a consent that leaves out video.publish: not connected, the page says a permission is missing', async () => {
+    tiktokUser();
+    tiktok.setConsent('approve', ['user.info.basic']);
+    try {
+      const { account, page } = await connect('tiktok');
+      expect(payloadOf(page.body)).toMatchObject({ ok: false, message: expect.stringContaining('lacks a permission') });
+      expect(await get(account.id)).toMatchObject({ is_connected: false, needs_authorization: true });
     } finally {
       tiktok.setConsent('approve');
     }

@@ -77,6 +77,11 @@ const FAILURES: Record<PlatformFailure, MessageKey> = {
  * an outage at the platform answers in seconds rather than after the publisher's full backoff.
  */
 const INTERACTIVE: ExchangeOptions = { maxRetries: 1, timeoutMs: 30_000 };
+/**
+ * The refresh made while the account's row is locked: bounded, since the lock holds a database
+ * connection (with the embedded database, the only one) until TikTok answers.
+ */
+const UNDER_LOCK: ExchangeOptions = { maxRetries: 1, timeoutMs: 20_000 };
 
 /** A stored secret sealed under another APP_SECRET: the account needs its secret typed again, then authorizing. */
 class SecretUnreadable extends Error {}
@@ -124,7 +129,10 @@ export function createPlatformAccountService(deps: PlatformAccountDeps) {
       is_active: row.isActive,
       is_connected: row.isConnected,
       private_only: row.privateOnly,
-      needs_authorization: (row.accessTokenEnc === null && choices === null) || row.disconnectReason === FAILURES.reauthorize,
+      needs_authorization:
+        (row.accessTokenEnc === null && choices === null) ||
+        row.disconnectReason === FAILURES.reauthorize ||
+        row.disconnectReason === 'platformAccounts.secretUnreadable',
       choices:
         choices?.map((c) => ({
           external_id: c.externalId,
@@ -421,7 +429,12 @@ export function createPlatformAccountService(deps: PlatformAccountDeps) {
     id: string,
   ): Promise<{ url: string; setCookie: string }> {
     const row = await findRow(user.id, id);
-    appFor(row);
+    try {
+      appFor(row);
+    } catch (error) {
+      if (error instanceof SecretUnreadable) throw unprocessable('platformAccounts.secretUnreadable');
+      throw error;
+    }
     const path = platformWindowPath(row.platform);
     const { state, setCookie } = await deps.oauthStates.issue({
       provider: row.platform,
@@ -574,7 +587,7 @@ export function createPlatformAccountService(deps: PlatformAccountDeps) {
         return undefined;
       }
       if (!tokens) return undefined;
-      const renewed = await publishers[row.platform].refresh({ app, tokens });
+      const renewed = await publishers[row.platform].refresh({ app, tokens }, UNDER_LOCK);
       if (renewed) {
         tokens = renewed;
         await tx
