@@ -176,6 +176,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     client_secret: 'secret',
   },
   'PUT /api/v1/youtube-apis/:id': { name: 'Main', client_secret: 'secret', api_key: null },
+  'POST /api/v1/platform-accounts': { platform: 'tiktok', name: 'Stories', client_id: 'client-key', client_secret: 'secret' },
+  'PUT /api/v1/platform-accounts/:id': { name: 'Stories' },
   'POST /api/v1/proxies': { name: 'Office', url: 'http://user:pass@127.0.0.1:1' },
   'PUT /api/v1/proxies/:id': { name: 'Office', url: 'http://127.0.0.1:1' },
   'POST /api/v1/prompts': { name: 'Mystery', description: 'Short mysteries', content: 'Write a mystery', category: 'mystery' },
