@@ -337,6 +337,21 @@ describe('TikTok authorization', () => {
     }
   });
 
+  test('a TikTok state is refused at the Instagram window and callback', async () => {
+    tiktokUser();
+    const account = (await create({ platform: 'tiktok', name: 'Crossed' })).json();
+    const jar: Jar = new Map();
+    const url = new URL(await authorize(account.id, jar));
+    const crossed = await visit(jar, `/api/v1/platform-auth/instagram${url.search}`);
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.body).toContain('This authorization link is invalid or has expired.');
+    // (A copy of the jar: the refusal's cookie removal is for the Instagram path, which this jar does not tell apart.)
+    const callback = await visit(new Map(jar), `/api/v1/platform-auth/instagram/callback${url.search}&code=anything`);
+    expect(payloadOf(callback.body)).toMatchObject({ ok: false, account_id: null });
+    // Still pending for its own window.
+    expect((await visit(jar, url.href)).statusCode).toBe(302);
+  });
+
   test('a consent that leaves out video.publish: not connected, the page says a permission is missing', async () => {
     tiktokUser();
     tiktok.setConsent('approve', ['user.info.basic']);
