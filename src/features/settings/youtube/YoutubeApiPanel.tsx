@@ -4,14 +4,20 @@ import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
-import { api, useDeleteYoutubeApiMutation, useListYoutubeApisQuery, type YoutubeApi } from '../../../api';
+import {
+  api,
+  useDeleteYoutubeApiMutation,
+  useListYoutubeApisQuery,
+  type YoutubeApi,
+  type YoutubeAuthMessage,
+} from '../../../api';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useListPage } from '../../../components/ListPager';
 import { useConfirmedDelete } from '../../../components/useConfirmedDelete';
 import type { PanelProps } from '../banner';
 import { CatalogueList } from '../CatalogueList';
 import { PanelHeader } from '../PanelHeader';
-import { useAuthorizationWindow } from './useAuthorizationWindow';
+import { useAuthorizationWindow } from '../useAuthorizationWindow';
 import { YoutubeApiDialog } from './YoutubeApiDialog';
 import { YoutubeApiItem } from './YoutubeApiItem';
 
@@ -44,7 +50,7 @@ export function YoutubeApiPanel({ banner }: PanelProps) {
         { type: 'Channel', id: 'LIST' },
       ]),
     );
-  const openAuthorization = useAuthorizationWindow({
+  const openAuthorization = useAuthorizationWindow<YoutubeAuthMessage>('youtube-auth', {
     onMessage: (message) => {
       if (message.ok) banner.show('success', message.message || t('youtube.messages.authorized'));
       else banner.show('error', message.message || t('youtube.messages.authorizationFailed'));
