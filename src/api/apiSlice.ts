@@ -12,6 +12,7 @@ export const TAG_TYPES = [
   'Process',
   'Channel',
   'YoutubeApi',
+  'PlatformAccount',
   'Prompt',
   'Voice',
   'Music',

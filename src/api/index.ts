@@ -7,6 +7,7 @@
  *   subscription.ts   the plan
  *   channels.ts       YouTube channels
  *   youtubeApis.ts    YouTube API configurations
+ *   platformAccounts.ts  TikTok and Instagram accounts
  *   chatModel.ts      the chat-model configuration
  *   proxies.ts        proxy servers (admins)
  *   prompts.ts        prompts
@@ -39,6 +40,7 @@ import { chatModelApi } from './chatModel';
 import { executionsApi } from './executions';
 import { musicApi } from './music';
 import { notificationsApi } from './notifications';
+import { platformAccountsApi } from './platformAccounts';
 import { processesApi } from './processes';
 import { promptsApi } from './prompts';
 import { proxiesApi } from './proxies';
@@ -53,6 +55,7 @@ type EveryEndpoint = DefinitionsFromApi<typeof authApi> &
   DefinitionsFromApi<typeof subscriptionApi> &
   DefinitionsFromApi<typeof channelsApi> &
   DefinitionsFromApi<typeof youtubeApisApi> &
+  DefinitionsFromApi<typeof platformAccountsApi> &
   DefinitionsFromApi<typeof chatModelApi> &
   DefinitionsFromApi<typeof proxiesApi> &
   DefinitionsFromApi<typeof promptsApi> &
@@ -83,6 +86,7 @@ export const api = withEveryResource(
   subscriptionApi,
   channelsApi,
   youtubeApisApi,
+  platformAccountsApi,
   chatModelApi,
   proxiesApi,
   promptsApi,
@@ -102,6 +106,7 @@ export * from './sessions';
 export * from './subscription';
 export * from './channels';
 export * from './youtubeApis';
+export * from './platformAccounts';
 export * from './chatModel';
 export * from './proxies';
 export * from './prompts';

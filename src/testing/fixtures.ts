@@ -3,6 +3,8 @@ import type {
   Channel,
   ChatModelConfig,
   Prompt,
+  PlatformAccount,
+  PlatformAccountList,
   PromptSummary,
   Process,
   PromptTexts,
@@ -85,6 +87,49 @@ export const OAUTH_REDIRECT_URI = 'http://localhost/api/v1/youtube-auth/callback
 
 export function youtubeApiList(configs: YoutubeApi[]) {
   return { youtube_apis: configs, total: configs.length, oauth_redirect_uri: OAUTH_REDIRECT_URI };
+}
+
+export function platformAccountFixture(overrides: Partial<PlatformAccount> = {}): PlatformAccount {
+  return {
+    id: 'pa-1',
+    platform: 'tiktok',
+    name: 'Stories on TikTok',
+    username: 'nightstories',
+    display_name: 'Night Stories',
+    avatar_url: 'https://p16.tiktokcdn.example/avatar.jpg',
+    external_id: 'open-id-1',
+    is_active: true,
+    is_connected: true,
+    private_only: false,
+    needs_authorization: false,
+    choices: null,
+    uses_operator_app: false,
+    client_id: 'tiktok-client-key',
+    has_client_secret: true,
+    max_duration_sec: 600,
+    disconnect_reason: null,
+    last_tested: '2025-03-07T17:05:00.000Z',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export const PLATFORM_REDIRECT_URIS = {
+  tiktok: 'http://localhost/api/v1/platform-auth/tiktok/callback',
+  instagram: 'http://localhost/api/v1/platform-auth/instagram/callback',
+};
+
+export function platformAccountList(
+  accounts: PlatformAccount[],
+  operatorApps: PlatformAccountList['operator_apps'] = { tiktok: false, instagram: false },
+): PlatformAccountList {
+  return {
+    platform_accounts: accounts,
+    total: accounts.length,
+    redirect_uris: PLATFORM_REDIRECT_URIS,
+    operator_apps: operatorApps,
+  };
 }
 
 export function proxyFixture(overrides: Partial<ProxyServer> = {}): ProxyServer {
