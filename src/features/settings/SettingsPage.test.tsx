@@ -9,11 +9,19 @@ function menuItems(name = 'Settings sections') {
 }
 
 describe('SettingsPage', () => {
-  it('lists profile, security, YouTube API, ChatGPT API, notifications and danger zone for a user', async () => {
+  it('lists profile, security, YouTube API, platforms, ChatGPT API, notifications and danger zone for a user', async () => {
     renderSettings(null);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
-    expect(menuItems()).toEqual(['Profile', 'Security', 'YouTube API', 'ChatGPT API', 'Notifications', 'Danger zone']);
+    expect(menuItems()).toEqual([
+      'Profile',
+      'Security',
+      'YouTube API',
+      'Platforms',
+      'ChatGPT API',
+      'Notifications',
+      'Danger zone',
+    ]);
     expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -25,6 +33,7 @@ describe('SettingsPage', () => {
       'Profile',
       'Security',
       'YouTube API',
+      'Platforms',
       'Voices',
       'Music',
       'Proxies',
@@ -70,6 +79,7 @@ describe('SettingsPage', () => {
       'Perfil',
       'Segurança',
       'API do YouTube',
+      'Plataformas',
       'API do ChatGPT',
       'Notificações',
       'Zona de perigo',

@@ -5,6 +5,7 @@ import LockOutlined from '@mui/icons-material/LockOutlined';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import RecordVoiceOverOutlined from '@mui/icons-material/RecordVoiceOverOutlined';
+import ShareOutlined from '@mui/icons-material/ShareOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
 import YouTube from '@mui/icons-material/YouTube';
 import Alert from '@mui/material/Alert';
@@ -29,12 +30,14 @@ import { MENU_KEY, sectionOf, sectionsFor, type Section } from './sections';
 import { SecurityPanel } from './security/SecurityPanel';
 import { VoicesPanel } from './voices/VoicesPanel';
 import { MusicPanel } from './music/MusicPanel';
+import { PlatformAccountsPanel } from './platforms/PlatformAccountsPanel';
 import { YoutubeApiPanel } from './youtube/YoutubeApiPanel';
 
 const ICONS: Record<Section, ReactElement> = {
   profile: <PersonOutlined />,
   security: <LockOutlined />,
   'youtube-api': <YouTube />,
+  platforms: <ShareOutlined />,
   voices: <RecordVoiceOverOutlined />,
   music: <LibraryMusicOutlined />,
   proxies: <DnsOutlined />,
@@ -75,6 +78,9 @@ export default function SettingsPage() {
   switch (current) {
     case 'youtube-api':
       panel = <YoutubeApiPanel banner={banner} />;
+      break;
+    case 'platforms':
+      panel = <PlatformAccountsPanel banner={banner} />;
       break;
     case 'proxies':
       panel = <ProxiesPanel banner={banner} />;

@@ -1,5 +1,6 @@
 /**
- * The settings side menu (spec §2): profile, security, video-platform API, then for admins voices,
+ * The settings side menu (spec §2): profile, security, video-platform API, the TikTok and Instagram
+ * accounts (issue #31), then for admins voices,
  * background music and proxies, then chat-model, notifications (docs/engine.md, "Alerts") and danger zone. The
  * selected one is `?tab=` in the URL.
  */
@@ -7,6 +8,7 @@ export const SECTIONS = [
   'profile',
   'security',
   'youtube-api',
+  'platforms',
   'voices',
   'music',
   'proxies',
@@ -23,6 +25,7 @@ export const MENU_KEY = {
   profile: 'profile',
   security: 'security',
   'youtube-api': 'youtube',
+  platforms: 'platforms',
   voices: 'voices',
   music: 'music',
   proxies: 'proxies',
