@@ -94,7 +94,7 @@ describe('SettingsPage', () => {
       const menu = await screen.findByRole('tablist', { name: 'Settings sections' });
       // A tablist is horizontal unless it says otherwise.
       expect(menu).not.toHaveAttribute('aria-orientation');
-      expect(screen.getAllByRole('tab')).toHaveLength(6);
+      expect(screen.getAllByRole('tab')).toHaveLength(7);
     } finally {
       window.innerWidth = width;
     }
