@@ -119,83 +119,34 @@ export interface YoutubeAuthMessage {
 }
 
 // ---- platform accounts (TikTok, Instagram Reels: issue #31) --------------------------------
-// WRITTEN BY HAND from the contract in the server task of issue #31 (the routes were not in the
-// OpenAPI document yet): once server/src/contracts/platformAccounts.ts lands and
-// `npm run api:types` regenerates openapi.gen.ts, replace these with Answer<...> / RequestBody<...>
-// of '/api/v1/platform-accounts...' like the YouTube ones above.
 
-export type Platform = 'tiktok' | 'instagram';
+export type PlatformAccount = Answer<'/api/v1/platform-accounts/{id}', 'get'>;
 
-/** An Instagram professional account the owner may publish as (one of the Pages they manage). */
-export interface PlatformAccountChoice {
-  external_id: string;
-  username: string;
-  page_name: string;
-  picture_url: string | null;
-}
+export type Platform = PlatformAccount['platform'];
 
-export interface PlatformAccount {
-  id: string;
-  platform: Platform;
-  name: string;
-  /** The platform's profile, once authorized. */
-  username: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  external_id: string | null;
-  /** Switched on by the owner. */
-  is_active: boolean;
-  is_connected: boolean;
-  /** TikTok only: an app TikTok has not audited posts privately (visible only to the owner). */
-  private_only: boolean;
-  needs_authorization: boolean;
-  /** Instagram: the accounts to pick from when several Pages have one; null otherwise. */
-  choices: PlatformAccountChoice[] | null;
-  uses_operator_app: boolean;
-  client_id: string | null;
-  has_client_secret: boolean;
-  max_duration_sec: number | null;
-  /** Why it was disconnected, translated; null when it was not. */
-  disconnect_reason: string | null;
-  last_tested: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** An Instagram account the owner may publish as (one per Facebook Page the authorization reached). */
+export type PlatformAccountChoice = NonNullable<PlatformAccount['choices']>[number];
 
-export interface PlatformAccountList {
-  platform_accounts: PlatformAccount[];
-  total: number;
-  /** The callback address to register in each platform's developer app. */
-  redirect_uris: Record<Platform, string>;
-  /** Whether the server's operator configured an app for the platform (own credentials optional). */
-  operator_apps: Record<Platform, boolean>;
-}
+/** The accounts, each platform's redirect URI to register, and which platforms the operator's app covers. */
+export type PlatformAccountList = Answer<'/api/v1/platform-accounts', 'get'>;
 
-export interface PlatformAccountCreate {
-  platform: Platform;
-  name: string;
-  client_id?: string;
-  client_secret?: string;
-}
+/** Client id and secret both, or neither (the operator's app). */
+export type PlatformAccountCreate = RequestBody<'/api/v1/platform-accounts', 'post'>;
 
-/** `external_id` picks one of `choices`. */
-export interface PlatformAccountUpdate {
-  external_id?: string;
-  name?: string;
-}
+/** A new name, and/or `external_id`: the Instagram account picked from `choices`. */
+export type PlatformAccountUpdate = RequestBody<'/api/v1/platform-accounts/{id}', 'put'>;
 
-export interface PlatformAccountTestResult {
-  is_connected: boolean;
-  last_tested: string | null;
-  needs_authorization: boolean;
-  detail: string | null;
-}
+export type PlatformAccountTestResult = Answer<'/api/v1/platform-accounts/{id}/test', 'post'>;
 
-/** What the platform authorization window posts to its opener before closing. */
+/**
+ * What the platform authorization window posts to its opener before closing (server
+ * routes/platformAuth); `account_id` is null when the window's state was refused (no account known).
+ */
 export interface PlatformAuthMessage {
   type: 'platform-auth';
+  platform: Platform;
   ok: boolean;
-  account_id: string;
+  account_id: string | null;
   message?: string;
 }
 

@@ -23,6 +23,9 @@ import type { SettingsBanner } from '../banner';
 import { CatalogueItem } from '../CatalogueItem';
 import { PlatformIcon } from './PlatformIcon';
 
+/** How a choice is named: its @username, else (Meta answered none) its Page's name. */
+const choiceName = (choice: PlatformAccountChoice) => (choice.username ? `@${choice.username}` : choice.page_name);
+
 export interface PlatformAccountItemProps {
   account: PlatformAccount;
   banner: SettingsBanner;
@@ -89,7 +92,7 @@ export function PlatformAccountItem({ account, banner, openAuthorization, onEdit
     banner.clear();
     try {
       await updateAccount({ id: account.id, external_id: choice.external_id }).unwrap();
-      banner.show('success', t('platforms.messages.chosen', { username: choice.username }));
+      banner.show('success', t('platforms.messages.chosen', { account: choiceName(choice) }));
     } catch (error) {
       console.error('Failed to choose the Instagram account', error);
       banner.show('error', errorDetail(error) ?? t('platforms.messages.chooseFailed'));
@@ -140,16 +143,18 @@ export function PlatformAccountItem({ account, banner, openAuthorization, onEdit
                       <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
                         {choice.page_name}
                       </Typography>
-                      <Typography variant="caption" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
-                        @{choice.username}
-                      </Typography>
+                      {choice.username && (
+                        <Typography variant="caption" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
+                          @{choice.username}
+                        </Typography>
+                      )}
                     </Box>
                     <Button
                       size="small"
                       variant="outlined"
                       onClick={() => choose(choice)}
                       disabled={choosing}
-                      aria-label={t('platforms.actions.choose', { username: choice.username })}
+                      aria-label={t('platforms.actions.choose', { account: choiceName(choice) })}
                     >
                       {t('platforms.use')}
                     </Button>

@@ -256,7 +256,10 @@ describe('Platforms panel', () => {
       await waitFor(() => expect(open).toHaveBeenCalledWith(url, 'platform-auth', 'width=520,height=680'));
 
       // Another origin, or the YouTube window's message, is not this panel's.
-      postAuthMessage({ type: 'platform-auth', ok: true, account_id: 'pa-2', message: 'Forged' }, 'https://evil.example');
+      postAuthMessage(
+        { type: 'platform-auth', platform: 'instagram', ok: true, account_id: 'pa-2', message: 'Forged' },
+        'https://evil.example',
+      );
       postAuthMessage({ type: 'youtube-auth', ok: true, config_id: 'pa-2', message: 'Wrong flow' });
       expect(screen.queryByText('Forged')).not.toBeInTheDocument();
       expect(screen.queryByText('Wrong flow')).not.toBeInTheDocument();
@@ -277,15 +280,27 @@ describe('Platforms panel', () => {
       expect(server.calls('GET /platform-accounts/')).toHaveLength(2);
     });
 
-    it('shows a failed authorization in the banner, and a blocked window', async () => {
-      const { user } = renderPanel({
+    it('shows a failed or refused authorization in the banner, and a blocked window', async () => {
+      const { user, server } = renderPanel({
         'GET /platform-accounts/': reply(200, platformAccountList([instagram])),
         'POST /platform-accounts/pa-2/authorize': reply(200, { url: 'http://localhost/x' }),
       });
       await user.click(await screen.findByRole('button', { name: 'Authorize Reels' }));
       await waitFor(() => expect(open).toHaveBeenCalled());
-      postAuthMessage({ type: 'platform-auth', ok: false, account_id: 'pa-2' });
+      postAuthMessage({ type: 'platform-auth', platform: 'instagram', ok: false, account_id: 'pa-2' });
       expect(await screen.findByRole('alert')).toHaveTextContent('The authorization did not complete');
+      await waitFor(() => expect(server.calls('GET /platform-accounts/')).toHaveLength(2));
+
+      // A refused window (its state came from another browser) knows no account: the list refetches.
+      postAuthMessage({
+        type: 'platform-auth',
+        platform: 'instagram',
+        ok: false,
+        account_id: null,
+        message: 'The authorization link expired or was already used. Start again from Settings.',
+      });
+      expect(await screen.findByRole('alert')).toHaveTextContent('The authorization link expired or was already used.');
+      await waitFor(() => expect(server.calls('GET /platform-accounts/')).toHaveLength(3));
 
       open.mockReturnValue(null);
       await user.click(screen.getByRole('button', { name: 'Authorize Reels' }));
@@ -314,9 +329,9 @@ describe('Platforms panel', () => {
       server.on({
         'POST /platform-accounts/pa-1/test': reply(200, {
           is_connected: false,
-          last_tested: null,
+          last_tested: '2025-03-08T10:05:00.000Z',
           needs_authorization: false,
-          detail: null,
+          detail: '',
         }),
       });
       await user.click(screen.getByRole('button', { name: 'Check Stories on TikTok' }));
@@ -338,6 +353,7 @@ describe('Platforms panel', () => {
       choices: [
         { external_id: 'ig-1', username: 'reels.daily', page_name: 'Daily Reels', picture_url: 'https://cdn.example/1.jpg' },
         { external_id: 'ig-2', username: 'night.tales', page_name: 'Night Tales', picture_url: null },
+        { external_id: 'ig-3', username: null, page_name: 'Unnamed Page', picture_url: null },
       ],
     });
     let accounts = [pending];
@@ -360,9 +376,12 @@ describe('Platforms panel', () => {
 
     const row = await screen.findByRole('listitem', { name: 'Reels' });
     const choices = within(row).getByRole('list', { name: 'Instagram accounts of Reels' });
-    expect(within(choices).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(choices).getAllByRole('listitem')).toHaveLength(3);
     expect(within(choices).getByText('Daily Reels')).toBeInTheDocument();
     expect(within(choices).getByText('@night.tales')).toBeInTheDocument();
+    // Meta may answer no username: the Page's name stands for it.
+    expect(within(choices).getByRole('button', { name: 'Publish as Unnamed Page' })).toBeInTheDocument();
+    expect(within(choices).queryByText('@')).not.toBeInTheDocument();
 
     await user.click(within(choices).getByRole('button', { name: 'Publish as @night.tales' }));
 

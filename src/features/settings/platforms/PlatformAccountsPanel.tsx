@@ -46,7 +46,8 @@ export function PlatformAccountsPanel({ banner }: PanelProps) {
     failureLog: 'Failed to remove the platform account',
   });
 
-  const reload = (id: string) => dispatch(api.util.invalidateTags([{ type: 'PlatformAccount', id }]));
+  // A refused window knows no account: the whole list refetches.
+  const reload = (id: string | null) => dispatch(api.util.invalidateTags([{ type: 'PlatformAccount', id: id ?? 'LIST' }]));
   const openAuthorization = useAuthorizationWindow<PlatformAuthMessage>('platform-auth', {
     onMessage: (message) => {
       if (message.ok) banner.show('success', message.message || t('platforms.messages.authorized'));
