@@ -1,8 +1,4 @@
 import { yupResolver } from '@hookform/resolvers/yup';
-import OpenInNew from '@mui/icons-material/OpenInNew';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +12,7 @@ import {
 import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../../components';
 import { FormDialog } from '../../../components/FormDialog';
 import { SelectInput } from '../../../components/SelectInput';
+import { AppSetupHint } from '../AppSetupHint';
 import { PLATFORM_NAME } from './PlatformIcon';
 import {
   PLATFORMS,
@@ -85,7 +82,6 @@ export function PlatformAccountDialog({ account, setup, beforeSubmit, onClose, o
   });
   const idLabel = t(`platforms.form.clientId.${platform}`);
   const secretLabel = t(`platforms.form.clientSecret.${platform}`);
-  const redirectUri = setup?.redirect_uris[platform];
   const optional = mustBringApp ? undefined : t('platforms.form.operatorApp');
 
   return (
@@ -98,26 +94,12 @@ export function PlatformAccountDialog({ account, setup, beforeSubmit, onClose, o
     >
       <FormErrorAlert errors={errors} />
       {!editing && (
-        <Alert severity="info" role="note" sx={{ mb: 2.5, alignItems: 'flex-start' }}>
-          {t(`platforms.form.hint.${platform}`)}
-          {redirectUri && (
-            <Box
-              component="code"
-              sx={{ display: 'block', my: 1, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'action.hover', overflowWrap: 'anywhere' }}
-            >
-              {redirectUri}
-            </Box>
-          )}
-          <Link
-            href={DEVELOPER_CONSOLES[platform]}
-            target="_blank"
-            rel="noopener noreferrer"
-            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
-          >
-            {t(`platforms.form.console.${platform}`)}
-            <OpenInNew fontSize="inherit" aria-hidden />
-          </Link>
-        </Alert>
+        <AppSetupHint
+          hint={t(`platforms.form.hint.${platform}`)}
+          redirectUri={setup?.redirect_uris[platform]}
+          consoleUrl={DEVELOPER_CONSOLES[platform]}
+          consoleLabel={t(`platforms.form.console.${platform}`)}
+        />
       )}
       <Stack spacing={2.5}>
         {!editing && (

@@ -1,16 +1,14 @@
 import { yupResolver } from '@hookform/resolvers/yup';
-import OpenInNew from '@mui/icons-material/OpenInNew';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, useCreateYoutubeApiMutation, useUpdateYoutubeApiMutation, type YoutubeApi } from '../../../api';
 import { FormErrorAlert, PasswordField, SERVER_ERROR, TextInput } from '../../../components';
 import { FormDialog } from '../../../components/FormDialog';
+import { AppSetupHint } from '../AppSetupHint';
 import { createBody, formValuesOf, updateBody, youtubeApiSchema, type YoutubeApiFormValues } from './schema';
 
 export const GOOGLE_CREDENTIALS_URL = 'https://console.cloud.google.com/apis/credentials';
@@ -79,26 +77,12 @@ export function YoutubeApiDialog({ config, redirectUri, beforeSubmit, onClose, o
           {t('youtube.form.secretUnreadable')}
         </Alert>
       )}
-      <Alert severity="info" role="note" sx={{ mb: 2.5, alignItems: 'flex-start' }}>
-        {t('youtube.form.hint')}
-        {redirectUri && (
-          <Box
-            component="code"
-            sx={{ display: 'block', my: 1, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'action.hover', overflowWrap: 'anywhere' }}
-          >
-            {redirectUri}
-          </Box>
-        )}
-        <Link
-          href={GOOGLE_CREDENTIALS_URL}
-          target="_blank"
-          rel="noopener noreferrer"
-          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
-        >
-          {t('youtube.form.console')}
-          <OpenInNew fontSize="inherit" aria-hidden />
-        </Link>
-      </Alert>
+      <AppSetupHint
+        hint={t('youtube.form.hint')}
+        redirectUri={redirectUri}
+        consoleUrl={GOOGLE_CREDENTIALS_URL}
+        consoleLabel={t('youtube.form.console')}
+      />
       <Stack spacing={2.5}>
         <TextInput<YoutubeApiFormValues>
           name="name"
