@@ -99,11 +99,14 @@ export function PlatformAccountItem({ account, banner, openAuthorization, onEdit
     }
   };
 
+  // A pending choice is not a broken connection: the owner has one step left.
   const status = account.needs_authorization
     ? { tone: 'warning' as const, label: t('platforms.status.needsAuthorization') }
-    : account.is_connected
-      ? { tone: 'success' as const, label: t('common:status.connected', { context: 'female' }) }
-      : { tone: 'error' as const, label: t('common:status.disconnected', { context: 'female' }) };
+    : choices.length > 0
+      ? { tone: 'warning' as const, label: t('platforms.status.choose') }
+      : account.is_connected
+        ? { tone: 'success' as const, label: t('common:status.connected', { context: 'female' }) }
+        : { tone: 'error' as const, label: t('common:status.disconnected', { context: 'female' }) };
 
   return (
     <CatalogueItem

@@ -375,6 +375,7 @@ describe('Platforms panel', () => {
     });
 
     const row = await screen.findByRole('listitem', { name: 'Reels' });
+    expect(within(row).getByText('Choose an account')).toBeInTheDocument();
     const choices = within(row).getByRole('list', { name: 'Instagram accounts of Reels' });
     expect(within(choices).getAllByRole('listitem')).toHaveLength(3);
     expect(within(choices).getByText('Daily Reels')).toBeInTheDocument();
