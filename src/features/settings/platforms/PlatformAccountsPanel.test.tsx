@@ -194,8 +194,15 @@ describe('Platforms panel', () => {
       expect(within(dialog).getByLabelText(/^Client key/)).not.toBeRequired();
       expect(within(dialog).getAllByText('Optional: leave blank to use this server’s app.')).toHaveLength(2);
       await user.type(within(dialog).getByLabelText(/^Name/), 'Stories');
+      // Both credentials or neither: a key alone asks for its secret.
+      await user.type(within(dialog).getByLabelText(/^Client key/), 'own-key');
       await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please fill in all fields');
+      expect(within(dialog).getByLabelText(/^Client secret/)).toHaveAttribute('aria-invalid', 'true');
+      expect(server.calls('POST /platform-accounts/')).toHaveLength(0);
 
+      await user.clear(within(dialog).getByLabelText(/^Client key/));
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(server.calls('POST /platform-accounts/')).toHaveLength(1));
       expect(server.calls('POST /platform-accounts/')[0]!.body).toEqual({ platform: 'tiktok', name: 'Stories' });
       // Instagram has no operator app here: its credentials stay required.

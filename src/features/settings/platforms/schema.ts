@@ -27,19 +27,26 @@ export function credentialsRequired(platform: Platform, operatorApps: OperatorAp
 }
 
 export function platformAccountSchema(operatorApps: OperatorApps | undefined, editing: boolean) {
-  const credential = string()
-    .trim()
-    .default('')
-    .when('platform', {
-      is: (platform: Platform) => !editing && credentialsRequired(platform, operatorApps),
-      then: (schema) => schema.required(required),
-    });
-  return object({
-    platform: mixed<Platform>().oneOf(PLATFORMS).required(required),
-    name: string().trim().required(required),
-    client_id: credential,
-    client_secret: credential,
-  });
+  // Both credentials or neither (the server's rule): one typed makes the other required even
+  // where the operator's app would do.
+  const credential = (other: 'client_id' | 'client_secret') =>
+    string()
+      .trim()
+      .default('')
+      .when(['platform', other], {
+        is: (platform: Platform, otherValue: string | undefined) =>
+          !editing && (credentialsRequired(platform, operatorApps) || !!otherValue?.trim()),
+        then: (schema) => schema.required(required),
+      });
+  return object().shape(
+    {
+      platform: mixed<Platform>().oneOf(PLATFORMS).required(required),
+      name: string().trim().required(required),
+      client_id: credential('client_secret'),
+      client_secret: credential('client_id'),
+    },
+    [['client_id', 'client_secret']],
+  );
 }
 
 export function emptyValues(platform: Platform = 'tiktok'): PlatformAccountFormValues {
