@@ -73,10 +73,12 @@ const FAILURES: Record<PlatformFailure, MessageKey> = {
 };
 
 /**
- * Calls a person waits for (a check, the window's callback): one retry at most, so a rate limit or
- * an outage at the platform answers in seconds rather than after the publisher's full backoff.
+ * Calls a person waits for (a check, the window's callback): no retry, so a rate limit or an outage
+ * at the platform answers at once ("try again in a minute") rather than after a wait that would
+ * likely meet the same limit (TikTok's windows are a minute long). The pipeline's calls keep the
+ * publishers' full backoff.
  */
-const INTERACTIVE: ExchangeOptions = { maxRetries: 1, timeoutMs: 30_000 };
+const INTERACTIVE: ExchangeOptions = { maxRetries: 0, timeoutMs: 30_000 };
 /**
  * The refresh made while the account's row is locked: bounded, since the lock holds a database
  * connection (with the embedded database, the only one) until TikTok answers.
