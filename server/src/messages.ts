@@ -13,6 +13,12 @@ import { MESSAGE_KEYS, type MessageKey } from './messageKeys.gen';
 export type { MessageKey };
 export type MessageParams = Record<string, string | number>;
 
+/** A message for the caller: a catalogue key and its parameters, translated where it is answered. */
+export interface Message {
+  key: MessageKey;
+  params?: MessageParams;
+}
+
 /** locales/ at the repository's root: two levels up from server/src and from server/dist. */
 const LOCALES_DIR = path.join(__dirname, '..', '..', 'locales');
 const NAMESPACE = 'server';

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { oauthStates, users } from '../db/schema';
+import type { Message, MessageKey } from '../messages';
 import type { SecretBox } from '../lib/secrets';
 
 /**
@@ -40,6 +41,15 @@ export class OauthStateRefused extends Error {
     super(`OAuth state refused: ${reason}`);
     this.name = 'OauthStateRefused';
   }
+}
+
+/**
+ * A refused state as the authorization window's message, in the words of `keys` (each provider's
+ * own); any other error goes on.
+ */
+export function refusalMessage(error: unknown, keys: Record<OauthStateRefusal, MessageKey>): Message {
+  if (error instanceof OauthStateRefused) return { key: keys[error.reason] };
+  throw error;
 }
 
 export interface OauthStateDeps {

@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { platformAccounts, type PlatformAccountChoice } from '../db/schema';
 import { AppError, conflict, notFound, unprocessable } from '../errors';
-import type { MessageKey } from '../messages';
+import type { Message, MessageKey } from '../messages';
 import type { SecretBox } from '../lib/secrets';
 import {
   PlatformError,
@@ -15,9 +15,8 @@ import {
 } from '../providers/publishers/contract';
 import type { InstagramPublisher } from '../providers/publishers/instagram';
 import { tiktokCodeVerifier } from '../providers/publishers/tiktok';
-import { OauthStateRefused, type OauthStateRefusal, type OauthStates } from './oauthStates';
+import { refusalMessage, type OauthStateRefusal, type OauthStates } from './oauthStates';
 import type { Page } from './paging';
-import type { Message } from './youtubeApis';
 import type { CreatePlatformAccountInput, PlatformAccountDto, UpdatePlatformAccountInput } from '../contracts/platformAccounts';
 
 /**
@@ -449,10 +448,7 @@ export function createPlatformAccountService(deps: PlatformAccountDeps) {
     return { url: `${deps.publicUrl}${path}?state=${encodeURIComponent(state)}`, setCookie };
   }
 
-  function refusal(error: unknown): Message {
-    if (error instanceof OauthStateRefused) return { key: REFUSALS[error.reason] };
-    throw error;
-  }
+  const refusal = (error: unknown) => refusalMessage(error, REFUSALS);
 
   /** Where the window goes: the platform's consent page, when this browser asked for the state; otherwise the message to show. */
   async function consentRedirect(

@@ -2,20 +2,14 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { processes, youtubeApis } from '../db/schema';
 import { notFound, unprocessable } from '../errors';
-import type { MessageKey, MessageParams } from '../messages';
+import type { Message, MessageKey } from '../messages';
 import { maskSecret, type SecretBox } from '../lib/secrets';
 import { YoutubeError, type ChannelInfo, type YoutubeProvider } from '../providers/youtube';
 import type { ChannelService } from './channels';
-import { OauthStateRefused, type OauthStateRefusal, type OauthStates } from './oauthStates';
+import { refusalMessage, type OauthStateRefusal, type OauthStates } from './oauthStates';
 import type { Page } from './paging';
 import type { Shape } from '../contracts/common';
 import type { CreateYoutubeApiInput, UpdateYoutubeApiInput, YoutubeApiDto, youtubeApiTestSchema } from '../contracts/youtubeApis';
-
-/** A message for the caller: a catalogue key and its parameters, translated by the route. */
-export interface Message {
-  key: MessageKey;
-  params?: MessageParams;
-}
 
 /** The test's answer with its message untranslated (the route makes it `detail`). */
 export type TestResult = Omit<Shape<typeof youtubeApiTestSchema>, 'detail'> & { message: Message };
@@ -32,11 +26,7 @@ const REFUSALS: Record<OauthStateRefusal, MessageKey> = {
   other_browser: 'youtubeApis.authOtherBrowser',
 };
 
-/** A refused state as the window's message; other errors go on. */
-function refusal(error: unknown): Message {
-  if (error instanceof OauthStateRefused) return { key: REFUSALS[error.reason] };
-  throw error;
-}
+const refusal = (error: unknown) => refusalMessage(error, REFUSALS);
 
 const blank = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
 

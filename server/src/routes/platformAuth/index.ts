@@ -3,7 +3,7 @@ import { typed } from '../typeProvider';
 import { sendAuthResult, windowStart, windowStartSchema } from '../authWindow';
 import { errorResponses } from '../../contracts/common';
 import type { Platform } from '../../providers/publishers/contract';
-import type { Message } from '../../services/youtubeApis';
+import type { Message } from '../../messages';
 
 const NAMES: Record<Platform, string> = { tiktok: 'TikTok', instagram: 'Instagram' };
 

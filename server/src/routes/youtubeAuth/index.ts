@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { typed } from '../typeProvider';
 import { sendAuthResult, windowStart, windowStartSchema } from '../authWindow';
 import { errorResponses } from '../../contracts/common';
-import type { Message } from '../../services/youtubeApis';
+import type { Message } from '../../messages';
 
 /**
  * The authorization window. It cannot carry the bearer token, so it is tied to the signed-in user
